@@ -1,0 +1,189 @@
+"""Read fixture files leniently: keep the raw JSON, build a :class:`Fixture` when the shape allows.
+
+Reading never stops at the first defect: structural problems become diagnostics
+(``invalid-json``, ``missing-field``, ``invalid-type``) and the semantic checks live in
+:mod:`earnest.pressure.lint`.
+
+Example:
+    >>> ff = parse_fixture_text('{"id": "X"}', Path("x.json"))
+    >>> ff.fixture is None, sorted({d.code for d in ff.diagnostics})
+    (True, ['missing-field'])
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from earnest.pressure.citations import normalize_rule_id
+from earnest.pressure.models import Choice, Diagnostic, Fixture, FixtureFile, Rationalization
+
+REQUIRED_FIELDS: tuple[str, ...] = (
+    "schema_version",
+    "id",
+    "agent",
+    "rule",
+    "title",
+    "scenario",
+    "pressures",
+    "choices",
+    "correct_choice",
+    "rationalizations",
+)
+OPTIONAL_FIELDS: tuple[str, ...] = ("must_cite",)
+
+
+def parse_fixture_text(text: str, path: Path) -> FixtureFile:
+    name = str(path)
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return FixtureFile(
+            path, None, None,
+            (Diagnostic(name, f"line {exc.lineno} column {exc.colno}", f"invalid JSON: {exc.msg}", "invalid-json"),),
+        )
+    return build_fixture(raw, path)
+
+
+def load_fixture_file(path: Path) -> FixtureFile:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return FixtureFile(path, None, None, (Diagnostic(str(path), "", f"cannot read: {exc}", "unreadable"),))
+    return parse_fixture_text(text, path)
+
+
+def build_fixture(raw: Any, path: Path) -> FixtureFile:
+    """Build a fixture from parsed JSON; every structural defect becomes a diagnostic."""
+    name = str(path)
+    diags: list[Diagnostic] = []
+
+    def bad(field: str, message: str, code: str = "invalid-type") -> None:
+        diags.append(Diagnostic(name, field, message, code))
+
+    if not isinstance(raw, dict):
+        bad("", "a fixture must be a JSON object")
+        return FixtureFile(path, raw, None, tuple(diags))
+
+    for key in REQUIRED_FIELDS:
+        if key not in raw:
+            bad(key, "required field is missing", "missing-field")
+
+    def text_field(key: str) -> str:
+        value = raw.get(key)
+        if key in raw and (not isinstance(value, str) or not value.strip()):
+            bad(key, "must be a non-empty string")
+        return value if isinstance(value, str) else ""
+
+    fid = text_field("id")
+    agent = text_field("agent")
+    title = text_field("title")
+    scenario = text_field("scenario")
+    correct = text_field("correct_choice")
+
+    version = raw.get("schema_version")
+    if "schema_version" in raw and version != 1:
+        bad("schema_version", f"unsupported schema version {version!r} (expected 1)", "unsupported-schema-version")
+
+    rule_raw = raw.get("rule")
+    rule = ""
+    if "rule" in raw:
+        if isinstance(rule_raw, bool) or not isinstance(rule_raw, int | str) or str(rule_raw).strip() == "":
+            bad("rule", "must be a rule id (integer or string)")
+        else:
+            rule = normalize_rule_id(rule_raw)
+
+    pressures: list[str] = []
+    if "pressures" in raw:
+        p = raw["pressures"]
+        if not isinstance(p, list) or not all(isinstance(x, str) for x in p):
+            bad("pressures", "must be a list of strings")
+        else:
+            pressures = p
+
+    choices: list[Choice] = []
+    if "choices" in raw:
+        c = raw["choices"]
+        if not isinstance(c, list) or not c:
+            bad("choices", "must be a non-empty list of {id, text, compliant}")
+        else:
+            for i, item in enumerate(c):
+                where = f"choices[{i}]"
+                if not isinstance(item, dict):
+                    bad(where, "must be an object {id, text, compliant}")
+                    continue
+                ok = True
+                for key, typ, desc in (("id", str, "a string"), ("text", str, "a string"), ("compliant", bool, "true or false")):
+                    if key not in item:
+                        bad(f"{where}.{key}", "required field is missing", "missing-field")
+                        ok = False
+                    elif not isinstance(item[key], typ):
+                        bad(f"{where}.{key}", f"must be {desc}")
+                        ok = False
+                if ok:
+                    choices.append(Choice(id=item["id"], text=item["text"], compliant=item["compliant"]))
+
+    rats: list[Rationalization] = []
+    if "rationalizations" in raw:
+        r = raw["rationalizations"]
+        if not isinstance(r, list):
+            bad("rationalizations", "must be a list of {excuse, counter}")
+        else:
+            for i, item in enumerate(r):
+                where = f"rationalizations[{i}]"
+                if not isinstance(item, dict):
+                    bad(where, "must be an object {excuse, counter}")
+                    continue
+                excuse, counter = item.get("excuse"), item.get("counter")
+                if not isinstance(excuse, str):
+                    bad(f"{where}.excuse", "required string is missing" if excuse is None else "must be a string",
+                        "missing-field" if excuse is None else "invalid-type")
+                    continue
+                if counter is not None and not isinstance(counter, str):
+                    bad(f"{where}.counter", "must be a string")
+                    continue
+                rats.append(Rationalization(excuse=excuse, counter=counter or ""))
+
+    must_cite: list[str] = []
+    if "must_cite" in raw:
+        m = raw["must_cite"]
+        if not isinstance(m, list) or not all(isinstance(x, str) for x in m):
+            bad("must_cite", "must be a list of strings")
+        else:
+            must_cite = m
+
+    if diags:
+        return FixtureFile(path, raw, None, tuple(diags))
+    fixture = Fixture(
+        id=fid,
+        agent=agent,
+        rule=rule,
+        title=title,
+        scenario=scenario,
+        pressures=tuple(pressures),
+        choices=tuple(choices),
+        correct_choice=correct,
+        rationalizations=tuple(rats),
+        must_cite=tuple(must_cite),
+        schema_version=1,
+        path=path,
+    )
+    return FixtureFile(path, raw, fixture, ())
+
+
+def fixture_paths(folder: Path) -> list[Path]:
+    """The suite's fixture files (``*.json``), sorted for a stable order."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*.json") if p.is_file())
+
+
+__all__ = [
+    "OPTIONAL_FIELDS",
+    "REQUIRED_FIELDS",
+    "build_fixture",
+    "fixture_paths",
+    "load_fixture_file",
+    "parse_fixture_text",
+]

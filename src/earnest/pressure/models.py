@@ -1,0 +1,168 @@
+"""The pressure harness's data model: frozen records read from a suite on disk.
+
+Example:
+    >>> c = Choice(id="C", text="Fix the cause", compliant=True)
+    >>> c.id, c.compliant
+    ('C', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+PRESSURES: tuple[str, ...] = (
+    "time",
+    "sunk_cost",
+    "authority",
+    "exhaustion",
+    "social",
+    "economic",
+    "pragmatic",
+)
+"""The known pressure types (DESIGN.md vocabulary)."""
+
+VERDICTS: tuple[str, ...] = ("pass", "fail-choice", "fail-citation", "fail-hybrid", "fail-unparseable")
+Verdict = Literal["pass", "fail-choice", "fail-citation", "fail-hybrid", "fail-unparseable"]
+Arm = Literal["rule", "ablated"]
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One doctrine rule, from a ``### <id>. <title>`` heading."""
+
+    id: str
+    title: str
+    body: str = ""
+    aliases: tuple[str, ...] = ()
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AgentDoc:
+    """One agent doc: markdown with optional YAML front matter.
+
+    ``claims_section`` is the text under the suite's claims heading (``None`` when the doc
+    has no such heading); ``claimed_rules`` are the ``Rule <id>`` mentions inside it.
+    """
+
+    name: str
+    path: Path
+    front_matter: dict[str, Any]
+    body: str
+    claims_section: str | None
+    claimed_rules: tuple[str, ...]
+    ablated_body: str
+    claims_line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    id: str
+    text: str
+    compliant: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rationalization:
+    excuse: str
+    counter: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fixture:
+    """One pressure scenario (the ADR-0024 schema; see DESIGN.md)."""
+
+    id: str
+    agent: str
+    rule: str
+    title: str
+    scenario: str
+    pressures: tuple[str, ...]
+    choices: tuple[Choice, ...]
+    correct_choice: str
+    rationalizations: tuple[Rationalization, ...]
+    must_cite: tuple[str, ...] = ()
+    schema_version: int = 1
+    path: Path | None = None
+
+    @property
+    def choice_ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.choices)
+
+    def choice(self, choice_id: str) -> Choice | None:
+        for c in self.choices:
+            if c.id == choice_id:
+                return c
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One defect found in a suite file, printed as ``file: field: message [code]``."""
+
+    file: str
+    field: str
+    message: str
+    code: str
+    severity: Severity = "error"
+
+    def render(self) -> str:
+        where = f"{self.file}: {self.field}" if self.field else self.file
+        return f"{where}: {self.message} [{self.code}]"
+
+
+@dataclass(frozen=True, slots=True)
+class SuiteConfig:
+    """A suite's configuration, from ``earnest.toml`` or ``[tool.earnest]`` in ``pyproject.toml``."""
+
+    root: Path
+    config_file: Path
+    doctrine: Path
+    agents: tuple[str, ...]
+    claims_heading: str
+    fixtures: Path
+    min_fixtures: int = 0
+    replies: tuple[str, ...] = ()
+    debt: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class FixtureFile:
+    """A fixture file as read: its raw JSON (if it parsed) and the fixture (if it loaded)."""
+
+    path: Path
+    raw: Any
+    fixture: Fixture | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Suite:
+    """A loaded suite: rules by id, agent docs by name, fixtures in file order."""
+
+    config: SuiteConfig
+    rules: dict[str, Rule]
+    agents: dict[str, AgentDoc]
+    fixture_files: tuple[FixtureFile, ...]
+
+    @property
+    def fixtures(self) -> tuple[Fixture, ...]:
+        return tuple(f.fixture for f in self.fixture_files if f.fixture is not None)
+
+    def fixture(self, fixture_id: str) -> Fixture | None:
+        for f in self.fixtures:
+            if f.id == fixture_id:
+                return f
+        return None
+
+    def rel(self, path: Path) -> str:
+        """A path as the user should see it: relative to the current directory when possible."""
+        try:
+            return str(path.resolve().relative_to(Path.cwd().resolve()))
+        except ValueError:
+            return str(path)
