@@ -26,7 +26,9 @@ def run_earnest(
 ) -> subprocess.CompletedProcess[str]:
     """Run ``python -m earnest ARGS`` as a real subprocess and capture text output."""
     full_env = dict(os.environ)
-    full_env["PYTHONPATH"] = os.pathsep.join([str(SRC), full_env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    full_env["PYTHONPATH"] = os.pathsep.join([str(SRC), full_env.get("PYTHONPATH", "")]).rstrip(
+        os.pathsep
+    )
     full_env.setdefault("NO_COLOR", "1")
     full_env["COLUMNS"] = "200"
     if env:

@@ -11,13 +11,19 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) >= 2 and args[0] == "hook" and args[1] not in {"install", "uninstall", "--help", "-h"}:
+    if (
+        len(args) >= 2
+        and args[0] == "hook"
+        and args[1] not in {"install", "uninstall", "--help", "-h"}
+    ):
+        import importlib
+
         try:
-            from earnest.hooks.entry import run_hook
+            entry = importlib.import_module("earnest.hooks.entry")
         except ImportError:
             pass
         else:
-            return run_hook(args[1:])
+            return int(entry.run_hook(args[1:]))
     from earnest.cli import run
 
     return run(args)

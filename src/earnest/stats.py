@@ -64,11 +64,13 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
 
 
 # Two-sided 95% critical values of Student's t for 1..30 degrees of freedom.
+# fmt: off
 _T95 = (
     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
     2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
     2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 )
+# fmt: on
 
 
 def _t95(df: int) -> float:

@@ -37,7 +37,9 @@ def find_config(root: Path) -> tuple[Path, dict[str, Any]]:
         if isinstance(tool, dict) and isinstance(tool.get("earnest"), dict):
             return pyproject, tool["earnest"]
     raise InputError(
-        root, None, f"no {CONFIG_NAME} and no [tool.earnest] in pyproject.toml (run `earnest init DIR`)"
+        root,
+        None,
+        f"no {CONFIG_NAME} and no [tool.earnest] in pyproject.toml (run `earnest init DIR`)",
     )
 
 
@@ -83,7 +85,9 @@ def load_config(root: Path) -> SuiteConfig:
 
     doctrine = get_str("doctrine", None) if "doctrine" in suite else None
     if doctrine is None:
-        raise InputError(path, f"{prefix}suite.doctrine", "missing (the rules file, e.g. doctrine.md)")
+        raise InputError(
+            path, f"{prefix}suite.doctrine", "missing (the rules file, e.g. doctrine.md)"
+        )
     agents = _str_list(suite.get("agents", ["agents/*.md"]), path, f"{prefix}suite.agents")
     claims_heading = get_str("claims_heading", "Working Rules")
     fixtures = get_str("fixtures", "pressure")

@@ -20,11 +20,15 @@ from earnest.pressure.models import Rule
 
 _RULE_HEADING = re.compile(r"^###\s+([A-Za-z0-9][\w.-]*?)\.\s+(\S.*?)\s*#*\s*$")
 _ANY_HEADING = re.compile(r"^(#{1,6})\s")
-_ALIAS_LINE = re.compile(r"^\s*(?:[*_]{0,2})(?:aliases|also cited as)(?:[*_]{0,2})\s*:\s*(.+)$", re.I)
+_ALIAS_LINE = re.compile(
+    r"^\s*(?:[*_]{0,2})(?:aliases|also cited as)(?:[*_]{0,2})\s*:\s*(.+)$", re.I
+)
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
-def parse_doctrine(text: str, extra_aliases: dict[str, tuple[str, ...]] | None = None) -> dict[str, Rule]:
+def parse_doctrine(
+    text: str, extra_aliases: dict[str, tuple[str, ...]] | None = None
+) -> dict[str, Rule]:
     """Parse rules from doctrine markdown; later duplicates of an id are ignored."""
     extra_aliases = extra_aliases or {}
     lines = text.splitlines()
@@ -77,7 +81,9 @@ def parse_doctrine(text: str, extra_aliases: dict[str, tuple[str, ...]] | None =
     return rules
 
 
-def load_doctrine(path: Path, extra_aliases: dict[str, tuple[str, ...]] | None = None) -> dict[str, Rule]:
+def load_doctrine(
+    path: Path, extra_aliases: dict[str, tuple[str, ...]] | None = None
+) -> dict[str, Rule]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

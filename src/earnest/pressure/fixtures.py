@@ -40,8 +40,17 @@ def parse_fixture_text(text: str, path: Path) -> FixtureFile:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         return FixtureFile(
-            path, None, None,
-            (Diagnostic(name, f"line {exc.lineno} column {exc.colno}", f"invalid JSON: {exc.msg}", "invalid-json"),),
+            path,
+            None,
+            None,
+            (
+                Diagnostic(
+                    name,
+                    f"line {exc.lineno} column {exc.colno}",
+                    f"invalid JSON: {exc.msg}",
+                    "invalid-json",
+                ),
+            ),
         )
     return build_fixture(raw, path)
 
@@ -50,7 +59,9 @@ def load_fixture_file(path: Path) -> FixtureFile:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        return FixtureFile(path, None, None, (Diagnostic(str(path), "", f"cannot read: {exc}", "unreadable"),))
+        return FixtureFile(
+            path, None, None, (Diagnostic(str(path), "", f"cannot read: {exc}", "unreadable"),)
+        )
     return parse_fixture_text(text, path)
 
 
@@ -84,12 +95,20 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
 
     version = raw.get("schema_version")
     if "schema_version" in raw and version != 1:
-        bad("schema_version", f"unsupported schema version {version!r} (expected 1)", "unsupported-schema-version")
+        bad(
+            "schema_version",
+            f"unsupported schema version {version!r} (expected 1)",
+            "unsupported-schema-version",
+        )
 
     rule_raw = raw.get("rule")
     rule = ""
     if "rule" in raw:
-        if isinstance(rule_raw, bool) or not isinstance(rule_raw, int | str) or str(rule_raw).strip() == "":
+        if (
+            isinstance(rule_raw, bool)
+            or not isinstance(rule_raw, int | str)
+            or str(rule_raw).strip() == ""
+        ):
             bad("rule", "must be a rule id (integer or string)")
         else:
             rule = normalize_rule_id(rule_raw)
@@ -114,7 +133,11 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
                     bad(where, "must be an object {id, text, compliant}")
                     continue
                 ok = True
-                for key, typ, desc in (("id", str, "a string"), ("text", str, "a string"), ("compliant", bool, "true or false")):
+                for key, typ, desc in (
+                    ("id", str, "a string"),
+                    ("text", str, "a string"),
+                    ("compliant", bool, "true or false"),
+                ):
                     if key not in item:
                         bad(f"{where}.{key}", "required field is missing", "missing-field")
                         ok = False
@@ -122,7 +145,9 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
                         bad(f"{where}.{key}", f"must be {desc}")
                         ok = False
                 if ok:
-                    choices.append(Choice(id=item["id"], text=item["text"], compliant=item["compliant"]))
+                    choices.append(
+                        Choice(id=item["id"], text=item["text"], compliant=item["compliant"])
+                    )
 
     rats: list[Rationalization] = []
     if "rationalizations" in raw:
@@ -137,8 +162,11 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
                     continue
                 excuse, counter = item.get("excuse"), item.get("counter")
                 if not isinstance(excuse, str):
-                    bad(f"{where}.excuse", "required string is missing" if excuse is None else "must be a string",
-                        "missing-field" if excuse is None else "invalid-type")
+                    bad(
+                        f"{where}.excuse",
+                        "required string is missing" if excuse is None else "must be a string",
+                        "missing-field" if excuse is None else "invalid-type",
+                    )
                     continue
                 if counter is not None and not isinstance(counter, str):
                     bad(f"{where}.counter", "must be a string")

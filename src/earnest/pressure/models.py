@@ -23,7 +23,13 @@ PRESSURES: tuple[str, ...] = (
 )
 """The known pressure types (DESIGN.md vocabulary)."""
 
-VERDICTS: tuple[str, ...] = ("pass", "fail-choice", "fail-citation", "fail-hybrid", "fail-unparseable")
+VERDICTS: tuple[str, ...] = (
+    "pass",
+    "fail-choice",
+    "fail-citation",
+    "fail-hybrid",
+    "fail-unparseable",
+)
 Verdict = Literal["pass", "fail-choice", "fail-citation", "fail-hybrid", "fail-unparseable"]
 Arm = Literal["rule", "ablated"]
 Severity = Literal["error", "warning"]

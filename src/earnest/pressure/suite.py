@@ -38,7 +38,9 @@ def load_suite(root: str | Path = ".") -> Suite:
     for path in agent_paths(root, config.agents):
         doc = load_agent_doc(path, config.claims_heading, frozenset(rules))
         if doc.name in agents:
-            raise InputError(path, "name", f"agent name {doc.name!r} is also used by {agents[doc.name].path}")
+            raise InputError(
+                path, "name", f"agent name {doc.name!r} is also used by {agents[doc.name].path}"
+            )
         agents[doc.name] = doc
     files = tuple(load_fixture_file(p) for p in fixture_paths(config.fixtures))
     return Suite(config=config, rules=rules, agents=agents, fixture_files=files)
