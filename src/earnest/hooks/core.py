@@ -8,7 +8,8 @@ block budget that a one-shot process cannot keep in the gate.
 
 Example:
     >>> import tempfile
-    >>> from earnest.hooks.config import HookConfig
+    >>> from earnest.errors import InputError
+from earnest.hooks.config import HookConfig
     >>> from earnest.hooks.state import SessionState
     >>> run = RunView(request="hi", prompt_key="p1", tool_results=(), final_text="Hello!")
     >>> state = SessionState(cli="claude-code", session_id="s")
@@ -18,11 +19,13 @@ Example:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from earnest.errors import InputError
 from earnest.hooks.config import HookConfig
 from earnest.hooks.outcome import HookOutcome
 from earnest.hooks.state import SessionState
@@ -39,6 +42,54 @@ class RunView:
     tool_results: tuple[Mapping[str, Any], ...]
     final_text: str
     turn_count: int = 0
+
+    @classmethod
+    def from_trajectory(cls, trajectory: Any, *, final_text: str = "") -> RunView:
+        """The run a :class:`earnest.trajectory.Trajectory` read with ``run_only`` holds.
+
+        ``final_text`` (the CLI's own copy of the agent's last message) wins over the
+        transcript's, which can lag behind the stop.
+        """
+        return cls(
+            request=trajectory.user_request or "",
+            prompt_key=prompt_key(trajectory),
+            tool_results=tuple(trajectory.tool_results()),
+            final_text=final_text if final_text.strip() else (trajectory.final_message or ""),
+            turn_count=int(trajectory.metadata.get("assistant_turns", 0)),
+        )
+
+
+def read_document_run(path: Path, formats: tuple[str, ...]) -> Any:
+    """The current run of a transcript that is read whole (Gemini session, Codex rollout).
+
+    Raises :class:`InputError` when the file is missing or in none of ``formats``.
+    """
+    from earnest.trajectory import ReadReport, detect_format, read_trajectories
+
+    if not path.is_file():
+        raise InputError(path, None, "transcript not found")
+    found = detect_format(path)
+    if found not in formats:
+        raise InputError(
+            path, None, f"transcript format {found or 'unknown'} is not one of {', '.join(formats)}"
+        )
+    report = ReadReport()
+    runs = list(read_trajectories(path, format=found, report=report, run_only=True))
+    if not runs:
+        raise InputError(path, None, "no run found in the transcript")
+    return runs[-1]
+
+
+def prompt_key(trajectory: Any) -> str:
+    """A stable name for the prompt that started a trajectory's run ("" if none is seen)."""
+    request = trajectory.user_request
+    if request is None:
+        return ""
+    for message in reversed(trajectory.messages):
+        if message.kind == "prompt" and message.text == request:
+            digest = hashlib.sha256(request.encode("utf-8")).hexdigest()[:16]
+            return f"{message.index}:{message.timestamp or ''}:{digest}"
+    return hashlib.sha256(request.encode("utf-8")).hexdigest()[:16]
 
 
 def evaluate(run: RunView, config: HookConfig, workspace: Path) -> tuple[bool, str, dict[str, Any]]:
@@ -82,8 +133,12 @@ def decide(
     """Allow or block this stop, updating ``state``'s budget for the run's prompt."""
     if not config.enabled:
         return HookOutcome.allow(disabled=True)
-    state.start_prompt(run.prompt_key)
-    if not stop_hook_active:
+    if stop_hook_active and state.prompt_key:
+        # A stop hook made the agent go on: still the same prompt, whatever the CLI now
+        # reports as the prompt (Gemini passes the block reason back as one).
+        run = replace(run, request=state.request or run.request, prompt_key=state.prompt_key)
+    else:
+        state.start_prompt(run.prompt_key, run.request)
         # A stop that no hook forced: whatever blocked before has been answered.
         state.consecutive_blocks = 0
     downgraded, reason, metadata = evaluate(run, config, workspace)
@@ -107,4 +162,4 @@ def decide(
     return HookOutcome.block(reason, **metadata)
 
 
-__all__ = ["EXHAUSTED", "RunView", "decide", "evaluate"]
+__all__ = ["EXHAUSTED", "RunView", "decide", "evaluate", "prompt_key", "read_document_run"]

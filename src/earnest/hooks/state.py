@@ -60,16 +60,18 @@ class SessionState:
     offset: int = 0
     reader: dict[str, Any] = field(default_factory=dict)
     prompt_key: str = ""
+    request: str = ""  # the user's request that started the current prompt's run
     blocks: int = 0  # blocks for the current user prompt
     consecutive_blocks: int = 0  # blocks since the last allowed stop, whatever the prompt
     last_decision: str = ""
     updated: float = 0.0
 
-    def start_prompt(self, key: str) -> None:
+    def start_prompt(self, key: str, request: str = "") -> None:
         """A new user prompt: its block budget starts full."""
         if key != self.prompt_key:
             self.prompt_key = key
             self.blocks = 0
+        self.request = request
 
     def forget_transcript(self, transcript: str) -> None:
         """The transcript changed or shrank: read it again from the start."""
@@ -109,21 +111,54 @@ class StateStore:
             return fresh
         return state
 
-    def save(self, state: SessionState) -> Path:
-        path = self.path_for(state.cli, state.session_id, state.agent_id)
-        state.updated = time.time()
-        self.root.mkdir(parents=True, exist_ok=True)
-        new_file = not path.exists()
-        payload = json.dumps({"version": STATE_VERSION, "state": asdict(state)})
+    def blob_path(self, state: SessionState) -> Path:
+        return self.path_for(state.cli, state.session_id, state.agent_id).with_suffix(".reader")
+
+    def load_blob(self, state: SessionState) -> bytes | None:
+        """The reader's saved bytes, only if this user wrote them and nobody else can."""
+        path = self.blob_path(state)
+        try:
+            info = path.stat()
+            folder = path.parent.stat()
+        except OSError:
+            return None
+        uid = os.getuid() if hasattr(os, "getuid") else None
+        for item in (info, folder):
+            # The blob is unpickled: refuse one that another user could have written.
+            if uid is not None and item.st_uid != uid:
+                return None
+            if item.st_mode & 0o022:
+                return None
+        try:
+            return path.read_bytes()
+        except OSError:
+            return None
+
+    def save_blob(self, state: SessionState, data: bytes) -> None:
+        self._write(self.blob_path(state), data)
+
+    def drop_blob(self, state: SessionState) -> None:
+        with contextlib.suppress(OSError):
+            self.blob_path(state).unlink()
+
+    def _write(self, path: Path, data: bytes) -> None:
+        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=self.root)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(payload)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
             os.replace(tmp, path)
         except BaseException:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
             raise
+
+    def save(self, state: SessionState) -> Path:
+        path = self.path_for(state.cli, state.session_id, state.agent_id)
+        state.updated = time.time()
+        new_file = not path.exists()
+        payload = json.dumps({"version": STATE_VERSION, "state": asdict(state)})
+        self._write(path, payload.encode("utf-8"))
         if new_file:
             self.prune()
         return path
@@ -133,7 +168,7 @@ class StateStore:
         cutoff = time.time() - max_age
         removed = 0
         try:
-            entries = list(self.root.glob("*.json"))
+            entries = [*self.root.glob("*.json"), *self.root.glob("*.reader")]
         except OSError:
             return 0
         for entry in entries:
