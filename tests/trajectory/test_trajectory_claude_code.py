@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TRANSCRIPTS, require_shared
 
+from conftest import TRANSCRIPTS, require_shared
 from earnest.trajectory import ReadReport, read_claude_code_from, read_claude_run
 from earnest.trajectory.readers import read_trajectories
 
@@ -193,7 +193,7 @@ def test_write_results_refine_the_edit_kind() -> None:
     t = one(CC / "drmaciver-hello-world-script.jsonl")
     (edit,) = t.file_edits
     assert edit.path.endswith("hello.sh") and edit.kind == "create"
-    bash = [c for c in t.tool_calls if c.name == "Bash"][0]
+    bash = next(c for c in t.tool_calls if c.name == "Bash")
     assert "Hello world" in bash.output_excerpt and bash.outcome == "success"
     assert "stdout" not in bash.details or isinstance(bash.details["stdout"], str)
 

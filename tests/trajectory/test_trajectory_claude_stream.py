@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from conftest import TRANSCRIPTS, require_shared
-
 from earnest.trajectory import ReadReport, read_trajectories
 
 STREAM = TRANSCRIPTS / "claude-stream-json"

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from conftest import TRANSCRIPTS, require_shared
-
 from earnest.trajectory import ReadReport, read_trajectories
 
 
@@ -83,6 +82,7 @@ def test_exec_json_events(tmp_path: Path) -> None:
     (t,) = read_trajectories(path)
     assert t.format == "codex-exec" and t.id == "th-1"
     cmd, change, mcp = t.tool_calls
+    assert change.name == "file_change" and change.outcome == "success"
     assert (cmd.name, cmd.outcome, cmd.exit_code, cmd.output_excerpt) == (
         "command_execution",
         "success",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import TRANSCRIPTS, require_shared
 
+from conftest import TRANSCRIPTS, require_shared
 from earnest.trajectory import detect_format, iter_paths
 
 EXPECTED = {

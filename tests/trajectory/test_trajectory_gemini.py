@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from conftest import TRANSCRIPTS, require_shared
-
 from earnest.trajectory import ReadReport, read_trajectories
 
 GEMINI = TRANSCRIPTS / "gemini-cli"

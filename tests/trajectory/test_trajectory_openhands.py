@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from conftest import TRANSCRIPTS, require_shared
-
 from earnest.trajectory import read_trajectories
 
 OH = TRANSCRIPTS / "openhands"
@@ -34,7 +33,7 @@ def test_edit_creates_the_game_file() -> None:
 def test_gui_mode_still_running_server_has_no_exit_code() -> None:
     require_shared()
     (t,) = read_trajectories(OH / "openhands-trajs-basic_gui_mode.json")
-    server = [c for c in t.tool_calls if "http.server" in c.arguments.get("command", "")][0]
+    server = next(c for c in t.tool_calls if "http.server" in c.arguments.get("command", ""))
     assert server.exit_code == -1 and server.outcome == "unknown"
     assert len(t.file_edits) == 2
 

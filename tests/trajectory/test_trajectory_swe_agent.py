@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 from conftest import TRANSCRIPTS, require_shared
-
 from earnest.trajectory import read_trajectories
 
 SWE = TRANSCRIPTS / "swe-agent"

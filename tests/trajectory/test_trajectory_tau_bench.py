@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 from conftest import TRANSCRIPTS, require_shared
-
 from earnest.trajectory import ReadReport, read_trajectories
 
 
