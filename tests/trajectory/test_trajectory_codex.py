@@ -82,9 +82,10 @@ def test_exec_json_events(tmp_path: Path) -> None:
     (t,) = read_trajectories(path)
     assert t.format == "codex-exec" and t.id == "th-1"
     cmd, change, mcp = t.tool_calls
-    assert change.name == "file_change" and change.outcome == "success"
+    assert change.name == "apply_patch" and change.outcome == "success"
+    assert "*** Update File: a.py\n*** Delete File: old.py" in change.arguments["input"]
     assert (cmd.name, cmd.outcome, cmd.exit_code, cmd.output_excerpt) == (
-        "command_execution",
+        "shell",
         "success",
         0,
         "a.py\n",

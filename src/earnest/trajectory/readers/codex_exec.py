@@ -5,8 +5,10 @@
 ``reasoning`` (skipped), ``command_execution`` (``command``, ``aggregated_output``,
 ``exit_code``, ``status``), ``file_change`` (``changes: [{path, kind: add|update|delete}]``,
 ``status``), ``mcp_tool_call``, ``web_search``, ``todo_list``, ``error``. Older releases
-name the item kind ``item_type``. Tool names are the item kinds (``command_execution``,
-``file_change``, ...); MCP calls are named ``mcp__<server>__<tool>``.
+name the item kind ``item_type``. Calls are named as the model names them in Codex
+rollouts, so one tool registry serves both: a command is ``shell`` (``{"command": ...}``),
+a file change is ``apply_patch`` whose ``input`` is a path-only patch envelope
+(``*** Update File: a.py``), MCP calls are ``mcp__<server>__<tool>``.
 
 Example:
     >>> import tempfile, pathlib, json
@@ -21,8 +23,8 @@ Example:
     >>> _ = p.write_text("".join(json.dumps(e) + "\\n" for e in ev))
     >>> from earnest.trajectory.report import ReadReport
     >>> t = next(read(p, ReadReport()))
-    >>> t.tool_calls[0].exit_code, t.final_message, t.termination.reason
-    (0, 'Tests pass.', 'normal')
+    >>> t.tool_calls[0].name, t.tool_calls[0].exit_code, t.final_message, t.termination.reason
+    ('shell', 0, 'Tests pass.', 'normal')
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ def _item(
             builder.signal("api_error", content_text(item.get("message")))
         return
     if kind == "command_execution":
-        call_id = builder.tool_call(item_id, "command_execution", {"command": item.get("command")})
+        call_id = builder.tool_call(item_id, "shell", {"command": item.get("command")})
         if completed or status in ("completed", "failed", "declined"):
             code = item.get("exit_code")
             failed = status in ("failed", "declined") or (isinstance(code, int) and code != 0)
@@ -126,7 +128,8 @@ def _item(
             for c in changes
             if c.get("path")
         ]
-        call_id = builder.tool_call(item_id, "file_change", {"changes": changes}, edits=edits)
+        args = {"input": _envelope(edits), "changes": changes}
+        call_id = builder.tool_call(item_id, "apply_patch", args, edits=edits)
         if completed or status in ("completed", "failed"):
             builder.tool_result(call_id, is_error=status == "failed", output=str(status or ""))
     elif kind == "mcp_tool_call":
@@ -147,6 +150,15 @@ def _item(
             builder.tool_result(call_id, is_error=False, output="")
     else:
         report.unknown(name, number, f"item type {kind!r}")
+
+
+_ENVELOPE = {"create": "Add", "modify": "Update", "delete": "Delete"}
+
+
+def _envelope(edits: list[tuple[str, EditKind]]) -> str:
+    """A path-only apply_patch envelope naming the changed files."""
+    body = "".join(f"*** {_ENVELOPE[kind]} File: {path}\n" for path, kind in edits)
+    return f"*** Begin Patch\n{body}*** End Patch"
 
 
 __all__ = ["FORMAT", "read"]

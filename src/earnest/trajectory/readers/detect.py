@@ -186,6 +186,8 @@ def _sniff_document(text: str, name: str) -> str | None:
             return "tau-bench"
         if ('"action"' in head or '"observation"' in head) and '"source"' in head:
             return "openhands"
+        if key == "type" and '"session_id"' in head:
+            return "claude-json"
         if key == "role":
             return "openai-chat"
         return None
