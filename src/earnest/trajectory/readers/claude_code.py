@@ -100,6 +100,8 @@ class ClaudeCodeSession:
 
     Reusable by a stop hook: keep the session and the offset from
     :func:`read_claude_code_from`, call it again with both when the transcript grows.
+    The state lives in memory (one process); warnings number lines from the first line
+    this session read.
     """
 
     def __init__(
