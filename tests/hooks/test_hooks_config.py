@@ -12,20 +12,24 @@ from earnest.hooks.config import HookConfig, load_hook_config
 
 def test_no_file_means_on_with_defaults(tmp_path: Path) -> None:
     config = load_hook_config(tmp_path)
-    assert config == HookConfig()
-    assert config.enabled and config.max_downgrades == 2 and not config.strict_claims
+    assert config.source is None
+    assert config.enabled and config.gate.enabled  # installing the hook is the opt-in
+    assert config.max_downgrades == 2 == HookConfig().max_downgrades
+    assert config.gate.verify_artifacts and not config.gate.strict_claims
 
 
 def test_hooks_table_wins_over_effects(tmp_path: Path) -> None:
     (tmp_path / "earnest.toml").write_text(
         "[suite]\ndoctrine = 'x.md'\n"
-        "[effects]\nmax_downgrades = 5\nstrict_claims = true\n[effects.tools]\ndeploy = 'write'\n"
+        "[effects]\nmax_downgrades = 5\nstrict_claims = true\nenabled = false\n"
+        "[effects.tools]\ndeploy = 'write'\n"
         "[hooks]\nmax_downgrades = 1\n"
     )
     config = load_hook_config(tmp_path)
     assert config.max_downgrades == 1
-    assert config.strict_claims is True
-    assert config.tools == {"deploy": "write"}
+    assert config.gate.strict_claims is True
+    assert config.gate.registry.kind_of("deploy") == "write"  # read by earnest.effects
+    assert config.gate.enabled is True
     assert config.source == tmp_path / "earnest.toml"
 
 
@@ -50,7 +54,8 @@ def test_only_hooks_enabled_switches_the_hook(tmp_path: Path) -> None:
         ("[hooks]\nmax_downgrades = true\n", "hooks.max_downgrades", "whole number"),
         ("[effects]\nstrict_claims = 'yes'\n", "effects.strict_claims", "true or false"),
         ("[hooks]\nmax_downgrade = 2\n", "hooks.max_downgrade", "unknown key"),
-        ("[effects.tools]\ndeploy = 3\n", "effects.tools", "tool name = kind"),
+        ("[effects.tools]\ndeploy = 3\n", "effects.tools.deploy", "unknown kind"),
+        ("[effects]\nmax_downgrades = 'x'\n", "effects.max_downgrades", "whole number"),
         ("hooks = 3\n", "hooks", "must be a table"),
     ],
 )

@@ -1,15 +1,19 @@
 """The decision every adapter shares: does this stop have the effect its request asked for?
 
 An adapter turns its CLI's hook input and transcript into a :class:`RunView` — the user's
-request, the run's tool calls as tool-result mappings, the agent's last message — and calls
-:func:`decide`. The judgement itself is :class:`earnest.effects.EffectGate` (the only one):
-this module feeds it the run, asks it to ``apply`` to a COMPLETE, and keeps the per-prompt
-block budget that a one-shot process cannot keep in the gate.
+request, the run's tool calls as tool-result mappings, the agent's last message, when the
+run began — and calls :func:`decide`. The judgement is :class:`earnest.effects.EffectGate`'s
+(the only one): the hook feeds it the run, asks it to ``apply`` to a COMPLETE, and carries the
+gate's downgrade count from one stop to the next in the session state, because each stop is
+a new process.
+
+The gate's workspace gets a baseline from the run's start time when the transcript records
+it: a file the run claims to have written counts only if its mtime or ctime is after the
+prompt, so a goal file that was already there does not satisfy a change request.
 
 Example:
     >>> import tempfile
-    >>> from earnest.errors import InputError
-from earnest.hooks.config import HookConfig
+    >>> from earnest.hooks.config import HookConfig
     >>> from earnest.hooks.state import SessionState
     >>> run = RunView(request="hi", prompt_key="p1", tool_results=(), final_text="Hello!")
     >>> state = SessionState(cli="claude-code", session_id="s")
@@ -20,8 +24,11 @@ from earnest.hooks.config import HookConfig
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +38,10 @@ from earnest.hooks.outcome import HookOutcome
 from earnest.hooks.state import SessionState
 
 EXHAUSTED = "effect_gate_exhausted"
+GUIDANCE = (
+    " (earnest stop hook: make the change in the workspace, or run the check, before saying "
+    "it is done — or tell the user plainly what was not done.)"
+)
 
 
 @dataclass(frozen=True)
@@ -42,6 +53,7 @@ class RunView:
     tool_results: tuple[Mapping[str, Any], ...]
     final_text: str
     turn_count: int = 0
+    started: str | None = None  # the prompt's timestamp (ISO 8601), when the log has it
 
     @classmethod
     def from_trajectory(cls, trajectory: Any, *, final_text: str = "") -> RunView:
@@ -50,13 +62,37 @@ class RunView:
         ``final_text`` (the CLI's own copy of the agent's last message) wins over the
         transcript's, which can lag behind the stop.
         """
+        prompt = _prompt_message(trajectory)
         return cls(
             request=trajectory.user_request or "",
             prompt_key=prompt_key(trajectory),
             tool_results=tuple(trajectory.tool_results()),
             final_text=final_text if final_text.strip() else (trajectory.final_message or ""),
             turn_count=int(trajectory.metadata.get("assistant_turns", 0)),
+            started=prompt.timestamp if prompt is not None else None,
         )
+
+
+def _prompt_message(trajectory: Any) -> Any:
+    request = trajectory.user_request
+    if request is None:
+        return None
+    for message in reversed(trajectory.messages):
+        if message.kind == "prompt" and message.text == request:
+            return message
+    return None
+
+
+def prompt_key(trajectory: Any) -> str:
+    """A stable name for the prompt that started a trajectory's run ("" if none is seen)."""
+    request = trajectory.user_request
+    if request is None:
+        return ""
+    digest = hashlib.sha256(request.encode("utf-8")).hexdigest()[:16]
+    message = _prompt_message(trajectory)
+    if message is None:
+        return digest
+    return f"{message.index}:{message.timestamp or ''}:{digest}"
 
 
 def read_document_run(path: Path, formats: tuple[str, ...]) -> Any:
@@ -80,46 +116,57 @@ def read_document_run(path: Path, formats: tuple[str, ...]) -> Any:
     return runs[-1]
 
 
-def prompt_key(trajectory: Any) -> str:
-    """A stable name for the prompt that started a trajectory's run ("" if none is seen)."""
-    request = trajectory.user_request
-    if request is None:
-        return ""
-    for message in reversed(trajectory.messages):
-        if message.kind == "prompt" and message.text == request:
-            digest = hashlib.sha256(request.encode("utf-8")).hexdigest()[:16]
-            return f"{message.index}:{message.timestamp or ''}:{digest}"
-    return hashlib.sha256(request.encode("utf-8")).hexdigest()[:16]
+def started_ns(timestamp: str | None, now_ns: int | None = None) -> int | None:
+    """An ISO 8601 timestamp in nanoseconds; None if absent, unreadable or in the future."""
+    if not timestamp:
+        return None
+    try:
+        moment = datetime.fromisoformat(timestamp.strip())
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return None  # a local time of unknown zone cannot be compared with file times
+    ns = int(moment.timestamp() * 1_000_000_000)
+    now = time.time_ns() if now_ns is None else now_ns
+    return ns if ns <= now else None
 
 
-def evaluate(run: RunView, config: HookConfig, workspace: Path) -> tuple[bool, str, dict[str, Any]]:
-    """Ask the effect gate about this run: ``(downgraded, reason, metadata)``."""
-    from earnest.effects import (
-        EffectGate,
-        EffectGateConfig,
-        EvaluationDecision,
-        EvaluationResult,
-        expected_effect_class,
-    )
+def _gate(run: RunView, config: HookConfig, workspace: Path) -> Any:
+    from earnest.effects import EffectGate, Workspace, WorkspaceBaseline
+    from earnest.effects.workspace import resolve_root
 
-    gate = EffectGate(
-        EffectGateConfig(
-            enabled=True,
-            max_downgrades=max(config.max_downgrades, 1),
-            verify_artifacts=config.verify_artifacts,
-        ),
-        workspace=workspace,
-    )
+    # env={}: the library's EARNEST_EFFECT_GATE switch is not the hook's (EARNEST_HOOK_DISABLE is).
+    gate = EffectGate(config.gate, workspace=workspace, env={})
     gate.reset()
-    gate.record(run.tool_results, turn_index=run.turn_count)
-    expected = expected_effect_class(run.request)
-    result = gate.apply(
-        EvaluationResult(EvaluationDecision.COMPLETE, reason="agent stopped"),
+    since = started_ns(run.started)
+    root = resolve_root(workspace)
+    if since is not None and root is not None:
+        # A baseline that knows nothing but the run's start: every path falls back to its
+        # timestamps (changed when its mtime or ctime is after the prompt).
+        baseline = WorkspaceBaseline(
+            root=root,
+            mode="snapshot",
+            started_ns=since,
+            complete=False,
+            notes=("file timestamps since the prompt",),
+        )
+        gate.workspace = Workspace(root, baseline)
+    for turn, results in groupby(run.tool_results, key=lambda r: r.get("turn_index")):
+        gate.record(list(results), turn_index=turn if isinstance(turn, int) else None)
+    return gate
+
+
+def evaluate(run: RunView, config: HookConfig, workspace: Path, spent: int) -> Any:
+    """The gate's verdict on this stop, with ``spent`` downgrades already used this prompt."""
+    from earnest.effects import EvaluationDecision, EvaluationResult
+
+    gate = _gate(run, config, workspace)
+    gate.downgrades = spent
+    return gate.apply(
+        EvaluationResult(EvaluationDecision.COMPLETE, reason="the agent stopped"),
         content=run.final_text,
-        is_qa=str(getattr(expected, "value", expected)) == "grounded_claim",
+        request=run.request,
     )
-    downgraded = result.decision != EvaluationDecision.COMPLETE
-    return downgraded, result.reason, dict(result.metadata)
 
 
 def decide(
@@ -131,6 +178,8 @@ def decide(
     stop_hook_active: bool = False,
 ) -> HookOutcome:
     """Allow or block this stop, updating ``state``'s budget for the run's prompt."""
+    from earnest.effects import EvaluationDecision
+
     if not config.enabled:
         return HookOutcome.allow(disabled=True)
     if stop_hook_active and state.prompt_key:
@@ -141,25 +190,34 @@ def decide(
         state.start_prompt(run.prompt_key, run.request)
         # A stop that no hook forced: whatever blocked before has been answered.
         state.consecutive_blocks = 0
-    downgraded, reason, metadata = evaluate(run, config, workspace)
-    if not downgraded:
-        state.consecutive_blocks = 0
-        state.last_decision = "allow"
-        return HookOutcome.allow(**metadata)
-    budget = config.max_downgrades
-    spent = state.blocks >= budget or (stop_hook_active and state.consecutive_blocks >= budget)
-    if spent:
-        state.consecutive_blocks = 0
+    spent = max(state.blocks, state.consecutive_blocks)
+    result = evaluate(run, config, workspace, spent)
+    info = dict(result.metadata.get("effect_gate") or {})
+    if result.decision is EvaluationDecision.RETRY:
+        state.blocks += 1
+        state.consecutive_blocks += 1
+        state.last_decision = "block"
+        return HookOutcome.block(result.reason + GUIDANCE, effect_gate=info)
+    state.consecutive_blocks = 0
+    if result.metadata.get(EXHAUSTED):
         state.last_decision = EXHAUSTED
+        kind = info.get("would_downgrade", "completion-without-effect")
+        expected = info.get("expected_effect_class", "an effect")
         message = (
-            f"earnest: {EXHAUSTED}: stop allowed after {state.blocks} block(s) for this "
-            f"prompt; still unverified: {reason}"
+            f"earnest: {EXHAUSTED}: stop allowed after {state.blocks} block(s) for this prompt; "
+            f"still {kind} (expected {expected})"
         )
-        return HookOutcome.allow(message, **{**metadata, EXHAUSTED: True})
-    state.blocks += 1
-    state.consecutive_blocks += 1
-    state.last_decision = "block"
-    return HookOutcome.block(reason, **metadata)
+        return HookOutcome.allow(message, effect_gate=info, **{EXHAUSTED: True})
+    state.last_decision = "allow"
+    return HookOutcome.allow(effect_gate=info)
 
 
-__all__ = ["EXHAUSTED", "RunView", "decide", "evaluate", "prompt_key", "read_document_run"]
+__all__ = [
+    "EXHAUSTED",
+    "RunView",
+    "decide",
+    "evaluate",
+    "prompt_key",
+    "read_document_run",
+    "started_ns",
+]
