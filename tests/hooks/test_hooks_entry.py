@@ -116,3 +116,10 @@ def test_hook_path_imports_no_cli_framework(tmp_path: Path) -> None:
         [sys.executable, "-c", code, payload], capture_output=True, text=True, env=env, check=False
     )
     assert "HEAVY [] 0" in result.stdout, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("cli", ["claude-code", "codex"])
+def test_events_other_than_stop_are_left_alone(cli: str, tmp_path: Path) -> None:
+    payload = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "PreToolUse"}
+    result = _hook(cli, json.dumps(payload), tmp_path)
+    assert result.returncode == 0 and result.stdout == "" and result.stderr == ""

@@ -37,6 +37,7 @@ from earnest.hooks.state import SessionState, StateStore
 from earnest.hooks.stdin import STDIN, HookPayload
 
 CLI = "claude-code"
+STOP_EVENTS = ("", "Stop", "SubagentStop")
 _TAIL = 4096  # bytes before the offset whose hash proves the transcript was only appended to
 
 
@@ -52,6 +53,8 @@ def render(outcome: HookOutcome) -> str:
 def handle(data: bytes, store: StateStore | None = None) -> str:
     """Judge one stop; returns what to print on stdout."""
     payload = HookPayload.parse(data)
+    if payload.event not in STOP_EVENTS:
+        return ""  # installed on another event by hand: nothing to judge there
     cwd = payload.cwd
     config = load_hook_config(cwd)
     if not config.enabled:
@@ -146,4 +149,4 @@ def read_run(path: Path, state: SessionState, store: StateStore) -> Any:
     return session.trajectory()
 
 
-__all__ = ["CLI", "handle", "read_run", "render"]
+__all__ = ["CLI", "STOP_EVENTS", "handle", "read_run", "render"]

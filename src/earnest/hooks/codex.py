@@ -31,6 +31,7 @@ from earnest.hooks.state import StateStore
 from earnest.hooks.stdin import STDIN, HookPayload
 
 CLI = "codex"
+STOP_EVENTS = ("", "Stop", "SubagentStop")
 FORMATS = ("codex-rollout",)
 
 
@@ -46,6 +47,8 @@ def render(outcome: HookOutcome) -> str:
 def handle(data: bytes, store: StateStore | None = None) -> str:
     """Judge one Stop / SubagentStop; returns what to print on stdout."""
     payload = HookPayload.parse(data)
+    if payload.event not in STOP_EVENTS:
+        return ""  # installed on another event by hand: nothing to judge there
     cwd = payload.cwd
     config = load_hook_config(cwd)
     if not config.enabled:
@@ -69,4 +72,4 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     return render(outcome)
 
 
-__all__ = ["CLI", "FORMATS", "handle", "render"]
+__all__ = ["CLI", "FORMATS", "STOP_EVENTS", "handle", "render"]
