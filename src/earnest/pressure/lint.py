@@ -12,6 +12,8 @@ Beyond the schema, lint catches what broke the original ADR-0024 suite:
   title, an alias or a ``must_cite`` string, so a reply that echoes the prompt "cites" it;
 - ``answer-position-bias``: with 4 or more fixtures, one display position holds more than
   half of the correct choices, so an agent that always answers that letter passes the suite;
+- ``answer-length-bias``: with 4 or more fixtures, the correct choice is the strictly longest
+  option in more than half of them, so "pick the longest" passes the suite;
 - ``quiz-words``: the scenario tells the agent it is being tested (:data:`QUIZ_PATTERNS`);
 - ``question-framing``: the scenario asks "what should/would you do?", which measures
   knowledge of the rule instead of the decision ("what do you do?");
@@ -86,6 +88,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "output-contract-conflict": ("warning", "an agent doc forbids the CHOICE: reply"),
     # heuristics
     "answer-position-bias": ("warning", "one position holds most correct choices"),
+    "answer-length-bias": ("warning", "the correct choice is usually the longest option"),
     "quiz-words": ("warning", "the scenario says it is a test"),
     "question-framing": ("warning", "the scenario asks what you should/would do"),
 }
@@ -237,6 +240,7 @@ def lint_suite(suite: Suite) -> list[Diagnostic]:
     first_file_of_id: dict[str, str] = {}
     used_agents: dict[str, AgentDoc] = {}
     positions: list[tuple[int, int]] = []  # (index of the correct choice, number of choices)
+    longest: list[bool] = []  # per fixture: is the correct choice the strictly longest option?
     for ff in suite.fixture_files:
         found.extend(ff.diagnostics)
         if not isinstance(ff.raw, dict):
@@ -249,9 +253,11 @@ def lint_suite(suite: Suite) -> list[Diagnostic]:
         pos = _correct_position(ff.raw)
         if pos is not None:
             positions.append(pos)
+            longest.append(_correct_is_longest(ff.raw["choices"], pos[0]))
     for doc in suite.agents.values():
         found.extend(_lint_agent(suite, doc, known, used=doc.name in used_agents))
     found.extend(_position_bias(positions, str(suite.config.fixtures)))
+    found.extend(_length_bias(longest, str(suite.config.fixtures)))
     # Group by file, keeping the order in which files were first reported (sorted is stable).
     first_seen: dict[str, int] = {}
     for i, d in enumerate(found):
@@ -551,12 +557,9 @@ def _lint_leaks(
     for field, text in texts:
         forms = list(citation_forms(text, rule, known)) if rule is not None else []
         if norm_must:
+            # Plain substring, not whole words: a reply echoing "rotated" contains "rotate".
             norm = normalize_phrase(text)
-            forms.extend(
-                f"must_cite {m!r}"
-                for m, nm in norm_must
-                if contains_phrase(norm, nm, normalized=True)
-            )
+            forms.extend(f"must_cite {m!r}" for m, nm in norm_must if nm and nm in norm)
         if forms:
             target = f" (targeted rule {rule.id})" if rule is not None else ""
             yield _diag(
@@ -596,6 +599,30 @@ def _position_bias(positions: list[tuple[int, int]], file: str) -> Iterator[Diag
         f"that always answers {letters[top]} passes {round(100 * top_n / n)}% of the suite; "
         f"no position may hold more than half",
         "answer-position-bias",
+    )
+
+
+def _correct_is_longest(choices: list[Any], index: int) -> bool:
+    sizes = [
+        len(" ".join(c["text"].split()))
+        if isinstance(c, dict) and isinstance(c.get("text"), str)
+        else 0
+        for c in choices
+    ]
+    return all(sizes[index] > n for i, n in enumerate(sizes) if i != index)
+
+
+def _length_bias(longest: list[bool], file: str) -> Iterator[Diagnostic]:
+    n, hits = len(longest), sum(longest)
+    if n < BIAS_MIN_FIXTURES or hits <= n * BIAS_SHARE:
+        return
+    yield _diag(
+        file,
+        "choices",
+        f"the correct choice is the longest option in {hits} of {n} fixtures: an agent that "
+        f"always picks the longest option passes {round(100 * hits / n)}% of the suite; make "
+        "wrong options as specific as the right one",
+        "answer-length-bias",
     )
 
 
