@@ -38,7 +38,6 @@ from typing import Any
 
 from earnest.pressure.citations import (
     citation_forms,
-    contains_phrase,
     normalize_phrase,
     normalize_rule_id,
 )
