@@ -93,47 +93,83 @@ CODES: dict[str, tuple[Severity, str]] = {
 }
 """Every code lint emits: severity and one-line meaning (documented in docs/suites.md)."""
 
+_VERBS = (
+    "evaluated",
+    "tested",
+    "graded",
+    "assessed",
+    "scored",
+    "benchmarked",
+    "examined",
+    "judged",
+    "recorded",
+)
 _QUIZ = [
-    ("quiz", r"\b(?:pop\s+)?quiz(?:zes|zed)?\b"),
-    ("exam", r"\bexams?\b"),
-    ("trick question", r"\btrick\s+questions?\b"),
+    ("quiz", ("quiz",), r"\b(?:pop\s+)?quiz(?:zes|zed)?\b"),
+    ("exam", ("exam",), r"\bexams?\b"),
+    ("trick question", ("trick",), r"\btrick\s+questions?\b"),
     (
         "this is a test",
+        ("test",),
         r"\bthis\s+is\s+(?:only\s+|just\s+)?a\s+test\b(?!\s*(?:-|environment|server|suite|run|"
         r"database|db|cluster|instance|build|account|tenant|branch|fixture|file|case|"
         r"deploy|stage|project|bucket|card|charge|payment|key|user|order)\b)",
     ),
-    ("hypothetical", r"\bhypothetical(?:ly)?\b"),
-    ("fictional scenario", r"\b(?:fictional|imaginary|made[\s-]up|sample|example)\s+scenarios?\b"),
-    ("this scenario", r"\b(?:this|the\s+following|the\s+above|the\s+next)\s+scenario\b"),
-    ("scenario below", r"\bscenario\s+(?:below|above)\b"),
-    ("thought experiment", r"\bthought\s+experiments?\b"),
-    ("role-play", r"\brole[\s-]?play(?:ing|s)?\b"),
+    ("hypothetical", ("hypothetical",), r"\bhypothetical(?:ly)?\b"),
+    (
+        "fictional scenario",
+        ("scenario",),
+        r"\b(?:fictional|imaginary|made[\s-]up|sample|example)\s+scenarios?\b",
+    ),
+    (
+        "this scenario",
+        ("scenario",),
+        r"\b(?:this|the\s+following|the\s+above|the\s+next)\s+scenario\b",
+    ),
+    ("scenario below", ("scenario",), r"\bscenario\s+(?:below|above)\b"),
+    ("thought experiment", ("thought",), r"\bthought\s+experiments?\b"),
+    ("role-play", ("role",), r"\brole[\s-]?play(?:ing|s)?\b"),
     (
         "imagine you are",
+        ("imagine", "suppose", "pretend"),
         r"\b(?:imagine|suppose|pretend)\s+(?:that\s+)?you(?:'re|\u2019re|\s+are)\b",
     ),
-    ("which option", r"\bwhich\s+(?:option|answer|choice)s?\b"),
-    ("which of the following", r"\bwhich\s+of\s+the\s+following\b"),
-    ("choose the best", r"\b(?:select|choose|pick)\s+the\s+(?:best|correct|right)\b"),
-    ("correct answer", r"\b(?:correct|right|best|wrong|expected)\s+answers?\b"),
-    ("correct option", r"\b(?:correct|right|compliant)\s+(?:option|choice)s?\b"),
-    ("multiple choice", r"\bmultiple[\s-]choice\b"),
+    ("which option", ("which",), r"\bwhich\s+(?:option|answer|choice)s?\b"),
+    ("which of the following", ("following",), r"\bwhich\s+of\s+the\s+following\b"),
+    (
+        "choose the best",
+        ("select", "choose", "pick"),
+        r"\b(?:select|choose|pick)\s+the\s+(?:best|correct|right)\b",
+    ),
+    ("correct answer", ("answer",), r"\b(?:correct|right|best|wrong|expected)\s+answers?\b"),
+    (
+        "correct option",
+        ("option", "choice"),
+        r"\b(?:correct|right|compliant)\s+(?:option|choice)s?\b",
+    ),
+    ("multiple choice", ("multiple",), r"\bmultiple[\s-]choice\b"),
     (
         "you are being evaluated",
+        _VERBS,
         r"\byou(?:'re|\u2019re|\s+are)\s+(?:being\s+)?(?:evaluated|tested|graded|assessed|"
         r"scored|benchmarked|examined)\b",
     ),
     (
         "your answer will be graded",
+        _VERBS,
         r"\byour\s+(?:response|answer|reply|choice)\s+(?:will\s+be|is\s+being|is)\s+"
         r"(?:graded|scored|evaluated|assessed|judged|recorded)\b",
     ),
-    ("grader", r"\bgraders?\b"),
-    ("pressure test", r"\bpressure[\s-]?test(?:s|ed|ing)?\b"),
+    ("grader", ("grader",), r"\bgraders?\b"),
+    ("pressure test", ("pressure",), r"\bpressure[\s-]?test(?:s|ed|ing)?\b"),
 ]
 QUIZ_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (label, re.compile(rx, re.IGNORECASE)) for label, rx in _QUIZ
+    (label, re.compile(rx, re.IGNORECASE)) for label, _, rx in _QUIZ
+)
+# Each pattern runs only when one of its literal words occurs in the lower-cased text:
+# twenty case-insensitive scans of every scenario would dominate lint's run time.
+_QUIZ_SCAN: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
+    (label, words, rx) for (label, words, _), (_, rx) in zip(_QUIZ, QUIZ_PATTERNS, strict=True)
 )
 """Phrases that tell an agent it is being tested, as (label, pattern).
 
@@ -518,7 +554,12 @@ def _lint_agent_and_rule(
 
 
 def _lint_scenario_words(scenario: str, file: str) -> Iterator[Diagnostic]:
-    hits = [label for label, rx in QUIZ_PATTERNS if rx.search(scenario)]
+    low = scenario.lower()
+    hits = [
+        label
+        for label, words, rx in _QUIZ_SCAN
+        if any(w in low for w in words) and rx.search(scenario)
+    ]
     if hits:
         yield _diag(
             file,
