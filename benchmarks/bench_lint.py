@@ -23,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from earnest.pressure import PRESSURES, coverage_report, lint_suite, load_suite  # noqa: E402
+from earnest.pressure import PRESSURES, coverage_report, lint_suite, load_suite
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "suite"
 
@@ -41,7 +41,9 @@ def make_suite(root: Path, n: int) -> list[Path]:
         '[suite.debt]\n"7" = "x"\n"10" = "x"\n',
         "utf-8",
     )
-    seeds = [json.loads(p.read_text("utf-8")) for p in sorted((EXAMPLE / "pressure").glob("*.json"))]
+    seeds = [
+        json.loads(p.read_text("utf-8")) for p in sorted((EXAMPLE / "pressure").glob("*.json"))
+    ]
     rng = random.Random(0)
     paths = []
     for i in range(n):
@@ -81,9 +83,15 @@ def main() -> None:
     n = args.fixtures
     print(f"fixtures: {n}  (best of {args.repeat}; {len(diags)} diagnostics reported)")
     print(f"baseline json.loads of the files: {t_base * 1000:8.1f} ms")
-    print(f"load_suite:                       {t_load * 1000:8.1f} ms  ({t_load / t_base:.1f}x baseline)")
-    print(f"lint_suite:                       {t_lint * 1000:8.1f} ms  ({t_lint / t_base:.1f}x baseline)")
-    print(f"coverage_report:                  {t_cov * 1000:8.1f} ms  ({t_cov / t_base:.2f}x baseline)")
+    print(
+        f"load_suite:                       {t_load * 1000:8.1f} ms  ({t_load / t_base:.1f}x baseline)"
+    )
+    print(
+        f"lint_suite:                       {t_lint * 1000:8.1f} ms  ({t_lint / t_base:.1f}x baseline)"
+    )
+    print(
+        f"coverage_report:                  {t_cov * 1000:8.1f} ms  ({t_cov / t_base:.2f}x baseline)"
+    )
     total = t_load + t_lint
     verdict = "meets" if total < 1.0 else "MISSES"
     print(f"load + lint: {total * 1000:.1f} ms for {n} fixtures: {verdict} the 1 s target")

@@ -62,7 +62,11 @@ def good_fixture(**overrides: Any) -> dict[str, Any]:
         "pressures": ["time", "authority", "sunk_cost"],
         "choices": [
             {"id": "A", "text": "Wrap the write in a three-attempt retry.", "compliant": False},
-            {"id": "B", "text": "Move the cleanup to the end of run.py, with a test.", "compliant": True},
+            {
+                "id": "B",
+                "text": "Move the cleanup to the end of run.py, with a test.",
+                "compliant": True,
+            },
             {"id": "C", "text": "Ship the retry and open a ticket for later.", "compliant": False},
         ],
         "correct_choice": "B",

@@ -27,9 +27,17 @@ def test_lint_findings_exit_1_with_one_line_each(tmp_path: Path) -> None:
     assert res.returncode == 1
     lines = res.stdout.splitlines()
     fx = str(root / "pressure" / "FIX-1.json")
-    assert f"error:   {fx}: pressures[1]: 'time' is listed twice: it adds no pressure [duplicate-pressure]" in lines
-    assert any(line.startswith(f"error:   {fx}: agent: no agent doc named 'ghost'") for line in lines)
-    assert any(line.endswith("[invalid-json]") and "BROKEN.json: line 1 column 2:" in line for line in lines)
+    assert (
+        f"error:   {fx}: pressures[1]: 'time' is listed twice: it adds no pressure [duplicate-pressure]"
+        in lines
+    )
+    assert any(
+        line.startswith(f"error:   {fx}: agent: no agent doc named 'ghost'") for line in lines
+    )
+    assert any(
+        line.endswith("[invalid-json]") and "BROKEN.json: line 1 column 2:" in line
+        for line in lines
+    )
     assert any(line.endswith("[too-few-pressures]") for line in lines)
     assert lines[-1].startswith("lint: 4 error(s), 0 warning(s) in 2 fixture file(s)")
 
@@ -55,7 +63,14 @@ def test_lint_warnings_pass_unless_strict(tmp_path: Path) -> None:
         }
     ]
     assert set(data) == {
-        "suite", "ok", "strict", "errors", "warnings", "fixture_files", "agents", "rules",
+        "suite",
+        "ok",
+        "strict",
+        "errors",
+        "warnings",
+        "fixture_files",
+        "agents",
+        "rules",
         "diagnostics",
     }
 
@@ -64,8 +79,20 @@ def test_coverage_table_and_json_on_the_example_suite() -> None:
     res = run_earnest("coverage", "--suite", str(SUITE))
     assert res.returncode == 0, res.stderr
     lines = res.stdout.splitlines()
-    assert lines[0].split() == ["rule", "status", "title", "agents", "claiming", "it", "fixtures", "covering", "it"]
-    assert any(line.startswith("7 ") and "debt" in line and "(debt: scope creep" in line for line in lines)
+    assert lines[0].split() == [
+        "rule",
+        "status",
+        "title",
+        "agents",
+        "claiming",
+        "it",
+        "fixtures",
+        "covering",
+        "it",
+    ]
+    assert any(
+        line.startswith("7 ") and "debt" in line and "(debt: scope creep" in line for line in lines
+    )
     assert lines[-1] == "coverage: ok; 12 fixture(s) (min 12), 8 rule(s) covered, 2 in debt"
     data = json.loads(run_earnest("coverage", "--suite", str(SUITE), "--format", "json").stdout)
     assert data["ok"] is True and data["failures"] == [] and data["fixtures"] == 12
@@ -92,15 +119,25 @@ def test_coverage_failure_exit_1(tmp_path: Path) -> None:
 
 
 def test_prompt_reports_the_displayed_order() -> None:
-    res = run_earnest("prompt", "REV-R9-APPROVE-WITH-FOLLOWUP", "--suite", str(SUITE), "--seed", "2")
+    res = run_earnest(
+        "prompt", "REV-R9-APPROVE-WITH-FOLLOWUP", "--suite", str(SUITE), "--seed", "2"
+    )
     assert res.returncode == 0, res.stderr
     assert '# displayed order: A=D, B=A, C=C, D=B  (order: ["D", "A", "C", "B"])' in res.stdout
     assert "=== system ===\n# Reviewer" in res.stdout
     assert res.stdout.rstrip().endswith("CHOICE: <letter>")
     data = json.loads(
         run_earnest(
-            "prompt", "REV-R9-APPROVE-WITH-FOLLOWUP", "--suite", str(SUITE), "--seed", "2",
-            "--arm", "ablated", "--format", "json",
+            "prompt",
+            "REV-R9-APPROVE-WITH-FOLLOWUP",
+            "--suite",
+            str(SUITE),
+            "--seed",
+            "2",
+            "--arm",
+            "ablated",
+            "--format",
+            "json",
         ).stdout
     )
     assert data["order"] == ["D", "A", "C", "B"] and data["labels"]["A"] == "D"

@@ -40,20 +40,26 @@ def test_too_few_fixtures_counts_only_fixtures_that_load(tmp_path: Path) -> None
 
 
 def test_missing_agent_doc(tmp_path: Path) -> None:
-    rep = report(write_suite(tmp_path, {"FIX-1": good_fixture(), "G": good_fixture(id="G", agent="ghost")}))
+    rep = report(
+        write_suite(tmp_path, {"FIX-1": good_fixture(), "G": good_fixture(id="G", agent="ghost")})
+    )
     assert causes(rep) == ["unknown-agent"]
     assert rep.failures[0].file.endswith("G.json")
     assert "'ghost' does not exist" in rep.failures[0].message
 
 
 def test_rule_not_in_doctrine(tmp_path: Path) -> None:
-    rep = report(write_suite(tmp_path, {"FIX-1": good_fixture(), "X": good_fixture(id="X", rule=42)}))
+    rep = report(
+        write_suite(tmp_path, {"FIX-1": good_fixture(), "X": good_fixture(id="X", rule=42)})
+    )
     assert causes(rep) == ["unknown-rule"]
     assert "rule 42 is not in the doctrine" in rep.failures[0].message
 
 
 def test_rule_not_claimed_by_its_agent(tmp_path: Path) -> None:
-    rep = report(write_suite(tmp_path, {"FIX-1": good_fixture(), "S": good_fixture(id="S", rule=3)}))
+    rep = report(
+        write_suite(tmp_path, {"FIX-1": good_fixture(), "S": good_fixture(id="S", rule=3)})
+    )
     assert causes(rep) == ["rule-not-claimed"]
     assert "'fixer' does not claim Rule 3" in rep.failures[0].message
     # a fixture that measures nothing covers nothing

@@ -53,15 +53,45 @@ CASES: list[tuple[str, Any, str, str]] = [
     ("pressures", ["time", "authority"], "too-few-pressures", "pressures"),
     ("pressures", ["time", "time", "authority"], "duplicate-pressure", "pressures[1]"),
     ("pressures", ["time", "authority", "boredom"], "unknown-pressure", "pressures[2]"),
-    ("choices", _choices(("A", True), ("B", True), ("C", False)), "not-exactly-one-compliant", "choices"),
-    ("choices", _choices(("A", False), ("B", False), ("C", False)), "not-exactly-one-compliant", "choices"),
+    (
+        "choices",
+        _choices(("A", True), ("B", True), ("C", False)),
+        "not-exactly-one-compliant",
+        "choices",
+    ),
+    (
+        "choices",
+        _choices(("A", False), ("B", False), ("C", False)),
+        "not-exactly-one-compliant",
+        "choices",
+    ),
     ("correct_choice", "C", "correct-choice-mismatch", "correct_choice"),
     ("correct_choice", "Z", "correct-choice-mismatch", "correct_choice"),
-    ("choices", _choices(("A", False), ("B", True), ("A", False)), "duplicate-choice-id", "choices[2].id"),
-    ("choices", _choices(("A", False), ("BB", True), ("C", False)), "invalid-choice-id", "choices[1].id"),
+    (
+        "choices",
+        _choices(("A", False), ("B", True), ("A", False)),
+        "duplicate-choice-id",
+        "choices[2].id",
+    ),
+    (
+        "choices",
+        _choices(("A", False), ("BB", True), ("C", False)),
+        "invalid-choice-id",
+        "choices[1].id",
+    ),
     ("choices", _choices(("B", True)), "too-few-choices", "choices"),
-    ("rationalizations.0.counter", "", "rationalization-without-counter", "rationalizations[0].counter"),
-    ("rationalizations.0.counter", _DELETE, "rationalization-without-counter", "rationalizations[0].counter"),
+    (
+        "rationalizations.0.counter",
+        "",
+        "rationalization-without-counter",
+        "rationalizations[0].counter",
+    ),
+    (
+        "rationalizations.0.counter",
+        _DELETE,
+        "rationalization-without-counter",
+        "rationalizations[0].counter",
+    ),
     ("rationalizations.0.counter", "No.", "counter-restates-excuse", "rationalizations[0].counter"),
     (
         "rationalizations.0.counter",
@@ -84,7 +114,12 @@ CASES: list[tuple[str, Any, str, str]] = [
     ("scenario", SCENARIO + " Remember the ROOT CAUSE rule.", "citation-leak", "scenario"),
     ("choices.1.text", "Per rule #1, move the cleanup.", "citation-leak", "choices[1].text"),
     ("scenario", SCENARIO + " This is a quiz about your habits.", "quiz-words", "scenario"),
-    ("scenario", SCENARIO.replace("What do you do?", "What should you do?"), "question-framing", "scenario"),
+    (
+        "scenario",
+        SCENARIO.replace("What do you do?", "What should you do?"),
+        "question-framing",
+        "scenario",
+    ),
 ]
 
 
@@ -325,7 +360,13 @@ def test_agent_doc_checks(tmp_path: Path) -> None:
     found = lint(
         write_suite(
             tmp_path,
-            agents={"fixer": FIXER, "bare": no_claims, "over": too_many, "broken": broken, "z-twin": twin},
+            agents={
+                "fixer": FIXER,
+                "bare": no_claims,
+                "over": too_many,
+                "broken": broken,
+                "z-twin": twin,
+            },
         )
     )
     got = {(Path(d.file).name, d.code) for d in found}
@@ -382,9 +423,7 @@ def test_one_run_reports_every_code(tmp_path: Path) -> None:
         "broken": "---\nname: [x\n---\n",
         "twin": FIXER,
     }
-    root = write_suite(
-        tmp_path, fixtures, agents=agents, doctrine=DOCTRINE + "### 1. Again\n"
-    )
+    root = write_suite(tmp_path, fixtures, agents=agents, doctrine=DOCTRINE + "### 1. Again\n")
     found = lint(root)
     assert set(CODES) - {d.code for d in found} == set()
     assert {d.code for d in found} <= set(CODES)

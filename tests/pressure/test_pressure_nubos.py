@@ -59,7 +59,11 @@ def test_fixtures_load_unchanged(nubos: Suite) -> None:
         raw = json.loads(ff.path.read_text(encoding="utf-8"))
         fx = ff.fixture
         assert (fx.id, fx.agent, fx.rule, fx.title, fx.scenario, fx.correct_choice) == (
-            raw["id"], raw["agent"], str(raw["rule"]), raw["title"], raw["scenario"],
+            raw["id"],
+            raw["agent"],
+            str(raw["rule"]),
+            raw["title"],
+            raw["scenario"],
             raw["correct_choice"],
         )
         assert [(c.id, c.text, c.compliant) for c in fx.choices] == [
@@ -113,7 +117,16 @@ def test_coverage_names_the_missing_agent_and_the_grown_debt(nubos: Suite) -> No
     assert "rule 12 (Boil the ocean) is claimed by np-verifier" in rep.failures[1].message
     status = {r.rule: r.status for r in rep.rows}
     assert status == {
-        "1": "covered", "2": "covered", "3": "covered", "4": "debt", "5": "debt",
-        "6": "covered", "7": "debt", "8": "covered", "9": "covered", "10": "debt",
-        "11": "debt", "12": "uncovered",
+        "1": "covered",
+        "2": "covered",
+        "3": "covered",
+        "4": "debt",
+        "5": "debt",
+        "6": "covered",
+        "7": "debt",
+        "8": "covered",
+        "9": "covered",
+        "10": "debt",
+        "11": "debt",
+        "12": "uncovered",
     }

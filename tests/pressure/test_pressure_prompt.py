@@ -29,7 +29,9 @@ def _options(user: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("arm", ["rule", "ablated"])
 @pytest.mark.parametrize("seed", [None, 1, 2])
-def test_prompt_never_shows_what_the_agent_must_not_see(suite: Suite, arm: str, seed: int | None) -> None:
+def test_prompt_never_shows_what_the_agent_must_not_see(
+    suite: Suite, arm: str, seed: int | None
+) -> None:
     assert len(suite.fixtures) >= 10
     for fx in suite.fixtures:
         p = render_prompt(suite, fx, arm=arm, seed=seed)  # type: ignore[arg-type]
@@ -48,8 +50,10 @@ def test_prompt_never_shows_what_the_agent_must_not_see(suite: Suite, arm: str, 
         for word in ("compliant", "correct", "right", "pressure", "rationaliz", "true", "false"):
             assert word not in frame.lower(), word
         # the user prompt is exactly: scenario, the options, the closing instruction
-        options = "\n".join(f"{label}) {' '.join(fx.choice(cid).text.split())}"  # type: ignore[union-attr]
-                            for label, cid in p.labels.items())
+        options = "\n".join(
+            f"{label}) {' '.join(fx.choice(cid).text.split())}"  # type: ignore[union-attr]
+            for label, cid in p.labels.items()
+        )
         assert p.user == f"{fx.scenario.strip()}\n\n{options}\n\n{CLOSING_INSTRUCTION}\n"
 
 

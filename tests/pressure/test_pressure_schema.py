@@ -16,8 +16,6 @@ from earnest.pressure.fixtures import OPTIONAL_FIELDS, REQUIRED_FIELDS
 from earnest.pressure.schema import FIXTURE_SCHEMA, fixture_schema_json
 
 
-
-
 def validator() -> Any:
     cls = jsonschema.Draft202012Validator
     cls.check_schema(FIXTURE_SCHEMA)
@@ -68,9 +66,24 @@ def _broken(**changes: Any) -> dict[str, Any]:
         _broken(pressures=["time", "authority"]),
         _broken(pressures=["time", "time", "authority"]),
         _broken(pressures=["time", "authority", "boredom"]),
-        _broken(choices=[{"id": "A", "text": "x", "compliant": True}, {"id": "B", "text": "y", "compliant": True}]),
-        _broken(choices=[{"id": "A", "text": "x", "compliant": False}, {"id": "B", "text": "y", "compliant": False}]),
-        _broken(choices=[{"id": "AB", "text": "x", "compliant": True}, {"id": "B", "text": "y", "compliant": False}]),
+        _broken(
+            choices=[
+                {"id": "A", "text": "x", "compliant": True},
+                {"id": "B", "text": "y", "compliant": True},
+            ]
+        ),
+        _broken(
+            choices=[
+                {"id": "A", "text": "x", "compliant": False},
+                {"id": "B", "text": "y", "compliant": False},
+            ]
+        ),
+        _broken(
+            choices=[
+                {"id": "AB", "text": "x", "compliant": True},
+                {"id": "B", "text": "y", "compliant": False},
+            ]
+        ),
         _broken(rationalizations=[]),
         _broken(rationalizations=[{"excuse": "x"}]),
         _broken(schema_version=2),
