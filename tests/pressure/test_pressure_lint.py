@@ -425,8 +425,20 @@ def test_one_run_reports_every_code(tmp_path: Path) -> None:
     }
     root = write_suite(tmp_path, fixtures, agents=agents, doctrine=DOCTRINE + "### 1. Again\n")
     found = lint(root)
-    assert set(CODES) - {d.code for d in found} == set()
+    # the two configuration codes need a suite without agents or fixtures: tested below
+    assert set(CODES) - {d.code for d in found} == {"no-agent-docs", "missing-fixtures-folder"}
     assert {d.code for d in found} <= set(CODES)
+
+
+def test_configuration_that_finds_nothing(tmp_path: Path) -> None:
+    root = write_suite(tmp_path, {}, agents={})
+    (root / "pressure").rmdir()
+    found = lint(root)
+    assert [(d.field, d.code) for d in found] == [
+        ("suite.agents", "no-agent-docs"),
+        ("suite.fixtures", "missing-fixtures-folder"),
+    ]
+    assert all(d.file == str(root / "earnest.toml") for d in found)
 
 
 def test_fixture_objects_are_not_mutated(tmp_path: Path) -> None:

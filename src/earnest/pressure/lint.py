@@ -61,6 +61,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "invalid-agent-doc": ("error", "an agent doc cannot be read (e.g. broken front matter)"),
     "duplicate-agent-name": ("error", "two agent docs share a name"),
     "duplicate-rule": ("error", "the doctrine defines a rule id twice"),
+    "no-agent-docs": ("error", "the config's agents patterns match no file"),
+    "missing-fixtures-folder": ("error", "the config's fixtures folder does not exist"),
     # fixture semantics
     "too-few-pressures": ("error", "fewer than 3 distinct known pressures"),
     "duplicate-pressure": ("error", "a pressure is listed twice"),
@@ -217,49 +219,11 @@ Fenced code blocks are not scanned (they hold schemas and examples, not instruct
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "with",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "it",
-        "its",
-        "this",
-        "that",
-        "i",
-        "you",
-        "we",
-        "they",
-        "he",
-        "she",
-        "my",
-        "your",
-        "our",
-        "their",
-        "not",
-        "no",
-        "so",
-        "as",
-        "if",
-        "then",
-        "than",
-    ]
+    re.findall(
+        r"\w+",
+        "a an the and or but of to in on at by for with is are was were be been it its this "
+        "that i you we they he she my your our their not no so as if then than",
+    )
 )
 _LETTERS = frozenset(string.ascii_letters)
 

@@ -66,6 +66,25 @@ def load_suite(root: str | Path = ".") -> Suite:
             )
             continue
         agents[doc.name] = doc
+    where = "tool.earnest.suite" if config.config_file.name == "pyproject.toml" else "suite"
+    if not agents and not any(d.code == "invalid-agent-doc" for d in diags):
+        diags.append(
+            Diagnostic(
+                str(config.config_file),
+                f"{where}.agents",
+                f"no agent doc matches {', '.join(config.agents)} under {root}",
+                "no-agent-docs",
+            )
+        )
+    if not config.fixtures.is_dir():
+        diags.append(
+            Diagnostic(
+                str(config.config_file),
+                f"{where}.fixtures",
+                f"fixtures folder {config.fixtures} does not exist",
+                "missing-fixtures-folder",
+            )
+        )
     files = tuple(load_fixture_file(p) for p in fixture_paths(config.fixtures))
     return Suite(
         config=config, rules=rules, agents=agents, fixture_files=files, diagnostics=tuple(diags)
