@@ -64,18 +64,19 @@ def _visible(m: re.Match[str]) -> str:
 
 
 def text_escape(text: str) -> str:
-    return clean(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # A bare carriage return would be read back as a newline: keep it as a reference.
+    return (
+        clean(text)
+        .replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\r", "&#13;")
+    )
 
 
 def attr_escape(text: str) -> str:
     # Newlines and tabs in attributes would be normalised to spaces by parsers: keep them.
-    return (
-        text_escape(text)
-        .replace('"', "&quot;")
-        .replace("\n", "&#10;")
-        .replace("\r", "&#13;")
-        .replace("\t", "&#9;")
-    )
+    return text_escape(text).replace('"', "&quot;").replace("\n", "&#10;").replace("\t", "&#9;")
 
 
 def _properties(props: Sequence[tuple[str, str]], indent: str) -> list[str]:

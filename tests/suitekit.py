@@ -1,13 +1,13 @@
-"""Build small, real suites on disk for the pressure tests."""
+"""Build small, real suites on disk (earnest.toml, doctrine, an agent doc, fixtures, replies).
+
+Import it from any test: ``from suitekit import write_suite``."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 DOCTRINE = """# Doctrine
 
@@ -124,11 +124,3 @@ def write_replies(path: Path, rows: Sequence[dict[str, Any] | str]) -> Path:
     lines = [row if isinstance(row, str) else json.dumps(row) for row in rows]
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return path
-
-
-@pytest.fixture
-def make_suite(tmp_path: Path) -> Callable[..., Path]:
-    def make(fixtures: Sequence[dict[str, Any]] | None = None, **kw: Any) -> Path:
-        return write_suite(tmp_path / "suite", fixtures, **kw)
-
-    return make
