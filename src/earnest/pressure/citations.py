@@ -42,8 +42,12 @@ def rule_mentions(text: str, known: frozenset[str] | set[str] | None = None) -> 
     An id with a digit always counts; one without (``Rule A``) only when it is in ``known``,
     so prose such as "any rule is a hard stop" names nothing.
     """
+    return _mentions(text, text.lower(), known)
+
+
+def _mentions(text: str, low: str, known: frozenset[str] | set[str] | None) -> set[str]:
     found: set[str] = set()
-    for m in _matches(text):
+    for m in _matches(text, low):
         first = _norm(m.group(1))
         if any(ch.isdigit() for ch in first) or (known is not None and first in known):
             found.add(first)
@@ -54,10 +58,9 @@ def rule_mentions(text: str, known: frozenset[str] | set[str] | None = None) -> 
     return found
 
 
-def _matches(text: str) -> Iterator[re.Match[str]]:
+def _matches(text: str, low: str) -> Iterator[re.Match[str]]:
     # A case-insensitive scan that starts with \b tries every position; jumping between the
     # occurrences of "rule" is ~25x faster on a typical 2 KB reply (scoring runs per reply).
-    low = text.lower()
     if len(low) != len(text):  # rare characters change length when lowered: scan plainly
         yield from _MENTION.finditer(text)
         return
@@ -136,9 +139,9 @@ class RuleCitations:
 
     def cited(self, text: str, low: str | None = None) -> set[str]:
         """The ids of the rules ``text`` cites (``low``: ``text.lower()`` if already computed)."""
-        found = rule_mentions(text, self.known)
+        low = text.lower() if low is None else low
+        found = _mentions(text, low, self.known)
         if self.phrases:
-            low = text.lower() if low is None else low
             for rule_id, word, pattern in self.phrases:
                 if rule_id not in found and word in low and phrase_in(pattern, low):
                     found.add(rule_id)

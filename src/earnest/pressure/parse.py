@@ -109,11 +109,12 @@ class _Line:
     fenced: bool
 
 
-def parse_decision(text: str, labels: Collection[str]) -> Decision:
-    """Read the decision in ``text`` given the displayed ``labels`` (``"ABCD"`` or a sequence)."""
+def parse_decision(text: str, labels: Collection[str], *, low: str | None = None) -> Decision:
+    """Read the decision in ``text`` given the displayed ``labels`` (``"ABCD"`` or a sequence);
+    ``low`` is ``text.lower()`` when the caller already has it."""
     if not text or not text.strip():
         return Decision("unparseable", reason="empty", detail="the reply is empty")
-    found = _decision_lines(text)
+    found = _decision_lines(text, text.lower() if low is None else low)
     outside = [d for d in found if not d.fenced]
     used = outside or found
     named = [d for d in used if d.letters]
@@ -131,7 +132,11 @@ def parse_decision(text: str, labels: Collection[str]) -> Decision:
                 invalid.append(d.raw)
             else:
                 letters.setdefault(letter, None)
-    shown = {str(label).upper() for label in labels}
+    shown = (
+        labels
+        if isinstance(labels, frozenset) and all(x.isupper() for x in labels)
+        else frozenset(str(label).upper() for label in labels)
+    )
     unknown = [x for x in letters if x not in shown]
     numbers = tuple(d.number for d in named)
     if invalid or unknown:
@@ -152,12 +157,12 @@ def parse_decision(text: str, labels: Collection[str]) -> Decision:
     return Decision("choice", letters=tuple(letters), lines=numbers)
 
 
-def _decision_lines(text: str) -> list[_Line]:
+def _decision_lines(text: str, low: str) -> list[_Line]:
     # One-character probes first: memchr is ~20x cheaper than a three-character search.
     has_fence = ("`" in text and "```" in text) or ("~" in text and "~~~" in text)
     fences = _fence_spans(text) if has_fence else ()
     out: list[_Line] = []
-    for start, raw in _candidates(text):
+    for start, raw in _candidates(text, low):
         value = _value(raw)
         if value is None:
             continue
@@ -167,9 +172,8 @@ def _decision_lines(text: str) -> list[_Line]:
     return out
 
 
-def _candidates(text: str) -> Iterator[tuple[int, str]]:
+def _candidates(text: str, low: str) -> Iterator[tuple[int, str]]:
     """(offset, line) of every line where ``choice`` follows only decoration."""
-    low = text.lower()
     if len(low) != len(text):  # lowering changed offsets: use the (slower) regex scan
         for m in _CANDIDATE.finditer(text):
             yield m.start(), m.group(0)
@@ -238,7 +242,7 @@ def _fence_spans(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
-def _labels_text(shown: set[str]) -> str:
+def _labels_text(shown: Collection[str]) -> str:
     ordered = sorted(shown)
     if not ordered:
         return "none"

@@ -171,53 +171,68 @@ class _Matcher:
     def match(self, reply: str, threshold: float) -> tuple[RationalizationMatch, ...]:
         if not self.vocab or not reply.strip():
             return ()
-        sentences = self._sentence_hits(reply)
-        everything = set().union(*sentences)
-        if not everything:
+        # Split once into sentences of raw tokens; every later step is set algebra in C.
+        parts = [p for p in (s.split() for s in reply.lower().translate(_TABLE).split("\n")) if p]
+        present = self._present(set().union(*parts))
+        if not present:
             return ()
-        windows: list[frozenset[str]] | None = None
+        hits = self.hits
+        everything = {hits[t] for t in present}
+        # The whole reply bounds every window's score: most excuses (and most replies) stop here.
+        candidates = [e for e in self.excuses if _passes(e, everything, threshold)]
+        if not candidates:
+            return ()
+        empty: set[str] = set()
+        sentences = []
+        for p in parts:
+            inter = present.intersection(p)
+            sentences.append({hits[t] for t in inter} if inter else empty)
+        windows = self._windows(sentences)
         found: list[RationalizationMatch] = []
-        for excuse in self.excuses:
+        for excuse in candidates:
             need = min(MIN_SHARED, len(excuse.weights))
-            # The whole reply bounds every window's score: most excuses stop here.
-            bound, shared = _score(excuse, everything)
-            if bound < threshold or shared < need:
-                continue
-            if windows is None:
-                windows = self._windows(sentences)
-            score, shared = max((_score(excuse, w) for w in windows), default=(0.0, 0))
-            if score >= threshold and shared >= need:
+            weights, keys = excuse.weights, excuse.weights.keys()
+            best = 0.0
+            for window in windows:
+                shared = keys & window
+                if len(shared) >= need:
+                    best = max(best, sum(weights[w] for w in shared))
+            score = best / excuse.total
+            if score >= threshold:
                 found.append(RationalizationMatch(excuse.index, excuse.text, score))
         found.sort(key=lambda m: (-m.score, m.index))
         return tuple(found)
 
-    def _sentence_hits(self, reply: str) -> list[set[str]]:
-        """Per sentence, the excuse words it uses."""
+    def _present(self, tokens: set[str]) -> set[str]:
+        """The raw ``tokens`` that are excuse words once classified."""
         if len(self.known) > 200_000:
             self.known.clear()
             self.hits.clear()
         known, hits, vocab = self.known, self.hits, self.vocab
-        out: list[set[str]] = []
-        for sentence in _sentences(reply.lower()):
-            tokens = set(sentence.split())
-            if not tokens:
-                continue
-            for token in tokens - known:  # set algebra in C; Python only for unseen tokens
-                word = _classify(token)
-                if word is not None and word in vocab:
-                    hits[token] = word
-                known.add(token)
-            out.append({hits[t] for t in tokens & hits.keys()})
-        return out
+        for token in tokens - known:  # set algebra in C; Python only for unseen tokens
+            word = _classify(token)
+            if word is not None and word in vocab:
+                hits[token] = word
+            known.add(token)
+        return tokens & hits.keys()
 
     def _windows(self, sentences: list[set[str]]) -> list[frozenset[str]]:
-        # A wider window never scores lower, so only windows of the full span are scored.
-        size = min(self.span, len(sentences))
-        unique = {
-            frozenset().union(*sentences[i : i + size]) for i in range(len(sentences) - size + 1)
+        # A wider window never scores lower, so only windows of the full span are scored, and
+        # only those that hold an excuse word.
+        n = len(sentences)
+        size = min(self.span, n)
+        starts = {
+            j
+            for i, words in enumerate(sentences)
+            if words
+            for j in range(max(0, i - size + 1), min(i, n - size) + 1)
         }
-        unique.discard(frozenset())
-        return list(unique)
+        return list({frozenset().union(*sentences[j : j + size]) for j in starts})
+
+
+def _passes(excuse: _Excuse, words: AbstractSet[str], threshold: float) -> bool:
+    score, shared = _score(excuse, words)
+    return score >= threshold and shared >= min(MIN_SHARED, len(excuse.weights))
 
 
 def _score(excuse: _Excuse, window: AbstractSet[str]) -> tuple[float, int]:

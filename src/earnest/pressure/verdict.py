@@ -187,16 +187,16 @@ def judge(
 
     unwrapped = unwrap_envelope(response)
     text = unwrapped.text
+    low = text.lower()
     if unwrapped.error is not None:
         decision = Decision(
             "unparseable", reason=None, detail=f"the envelope reports an error: {unwrapped.error}"
         )
         unparseable: str | None = "envelope_error"
     else:
-        decision = parse_decision(text, labels)
+        decision = parse_decision(text, labels, low=low)
         unparseable = decision.reason
 
-    low = text.lower()
     cited = citations_for(rules).cited(text, low)
     missing: list[str] = []
     if prep.rule not in cited:
