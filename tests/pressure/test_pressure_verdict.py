@@ -357,3 +357,9 @@ def test_verdict_is_invariant_under_shuffling(
         ("pass" if cite else "fail-citation") if choice_id == fx.correct_choice else "fail-choice"
     )
     assert j1.verdict == expected
+
+
+def test_disagreeing_correct_choice_and_compliant_flag_passes_nobody() -> None:
+    fx = fixture(correct_choice="B")  # C is flagged compliant: a lint error
+    assert judge(fx, RULES, "Rule 8\nCHOICE: C").verdict == "fail-choice"
+    assert judge(fx, RULES, "Rule 8\nCHOICE: B").verdict == "fail-choice"

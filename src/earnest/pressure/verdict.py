@@ -138,7 +138,11 @@ def _prepare(fixture: Fixture) -> _Prepared:
         fixture=fixture,
         rule=normalize_rule_id(fixture.rule),
         must_cite=tuple((s, _text_pattern(s)) for s in fixture.must_cite if s.strip()),
-        compliant=frozenset(c.id for c in fixture.choices if c.compliant),
+        # Deny by default: a fixture whose compliant flag and correct_choice disagree (a lint
+        # error) passes nobody rather than the wrong option.
+        compliant=frozenset(
+            c.id for c in fixture.choices if c.compliant and c.id == fixture.correct_choice
+        ),
         own_order=own,
         own_labels=frozenset(display_labels(len(own))),
         own_map=label_map(own),
