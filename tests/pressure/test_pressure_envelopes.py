@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import TRANSCRIPTS, require_shared
 from earnest.pressure.envelopes import unwrap_envelope
@@ -349,3 +351,65 @@ def test_not_an_envelope_passes_through_unchanged(text: str) -> None:
 def test_real_native_transcripts_are_not_reply_envelopes() -> None:
     raw = read(TRANSCRIPTS / "claude-code" / "drmaciver-hello-world-script.jsonl")
     assert unwrap_envelope(raw).envelope is None
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "type",
+                    "result",
+                    "role",
+                    "content",
+                    "choices",
+                    "message",
+                    "text",
+                    "error",
+                    "response",
+                    "stats",
+                    "item",
+                    "payload",
+                    "subtype",
+                    "is_error",
+                    "session_id",
+                    "cost_usd",
+                ]
+            ),
+            children,
+            max_size=5,
+        )
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(json_values, min_size=1, max_size=4))
+def test_unwrap_never_raises_on_json_shaped_input(values: list[object]) -> None:
+    for text in (json.dumps(values[0]), "\n".join(json.dumps(v) for v in values)):
+        u = unwrap_envelope(text)
+        assert isinstance(u.text, str)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_unwrap_never_raises_on_text(text: str) -> None:
+    assert isinstance(unwrap_envelope(text).text, str)
+
+
+def test_deeply_nested_json_is_not_an_error() -> None:
+    text = '{"a":' * 100_000
+    assert unwrap_envelope(text).text == text
+
+
+def test_legacy_completion_and_a_quoted_fixture() -> None:
+    legacy = {
+        "object": "text_completion",
+        "choices": [{"text": "CHOICE: C", "index": 0, "finish_reason": "stop"}],
+    }
+    assert unwrap_envelope(json.dumps(legacy)).text == "CHOICE: C"
+    quoted = json.dumps({"choices": [{"id": "A", "text": "Retry it", "compliant": False}]})
+    assert unwrap_envelope(quoted).envelope is None

@@ -149,7 +149,9 @@ def _chat_completion(obj: Mapping[str, Any]) -> Unwrapped | None:
         text = _content_text(message.get("content"))
         if not text and isinstance(message.get("refusal"), str):
             text = message["refusal"]
-    elif isinstance(first.get("text"), str):  # legacy completions
+    elif isinstance(first.get("text"), str) and (
+        "finish_reason" in first or obj.get("object") == "text_completion"
+    ):  # legacy completions; a bare {"choices": [{"text"}]} is more likely a quoted fixture
         text = first["text"]
     else:
         return None
