@@ -140,10 +140,13 @@ def test_each_code_is_triggered_by_a_minimal_bad_fixture(
 
 def test_must_cite_leak(tmp_path: Path) -> None:
     fx = good_fixture(must_cite=["retry budget"])
-    fx["choices"][0]["text"] = "Wrap the write in a retry; the Retry-Budget covers it."
+    fx["choices"][0]["text"] = "Wrap the write in a retry; the Retry\n Budget covers it."
     found = lint(write_suite(tmp_path, {"FIX-1": fx}))
     assert [(d.code, d.field) for d in found] == [("citation-leak", "choices[0].text")]
     assert "must_cite 'retry budget'" in found[0].message
+    # the scorer would not count "retry-budget" as "retry budget", so neither does lint
+    fx["choices"][0]["text"] = "Wrap the write in a retry; the retry-budget covers it."
+    assert lint(write_suite(tmp_path / "near", {"FIX-1": fx})) == []
 
 
 def test_citation_leak_near_misses(tmp_path: Path) -> None:

@@ -43,6 +43,7 @@ from earnest.pressure.citations import (
 )
 from earnest.pressure.models import PRESSURES, AgentDoc, Diagnostic, Severity, Suite
 from earnest.pressure.suite import find_agent
+from earnest.pressure.verdict import _text_pattern as must_cite_pattern
 
 MIN_PRESSURES = 3
 BIAS_MIN_FIXTURES = 4
@@ -557,13 +558,13 @@ def _lint_leaks(
         for i, c in enumerate(choices):
             if isinstance(c, dict) and isinstance(c.get("text"), str):
                 texts.append((f"choices[{i}].text", c["text"]))
-    norm_must = [(m, normalize_phrase(m)) for m in must]
+    # The scorer's own must_cite matcher: a leak is exactly what an echoing reply would earn.
+    must_patterns = [(m, must_cite_pattern(m)) for m in must]
     for field, text in texts:
         forms = list(citation_forms(text, rule, known)) if rule is not None else []
-        if norm_must:
-            # Plain substring, not whole words: a reply echoing "rotated" contains "rotate".
-            norm = normalize_phrase(text)
-            forms.extend(f"must_cite {m!r}" for m, nm in norm_must if nm and nm in norm)
+        if must_patterns:
+            low = text.lower()
+            forms.extend(f"must_cite {m!r}" for m, rx in must_patterns if rx.search(low))
         if forms:
             target = f" (targeted rule {rule.id})" if rule is not None else ""
             yield _diag(
