@@ -250,7 +250,7 @@ class _Verifier:
         if result.status is ArtifactStatus.OUTSIDE:
             return ClaimCheck(claim, False, "outside the workspace")
         pathless = bool(self.ledger.pathless_deltas)
-        touched_kind = self.touched().get(str(result.path)) if result.path is not None else None
+        touched_kind = self.touched().get(result.path) if result.path is not None else None
         status = result.status
         if claim.kind is ClaimKind.DELETED:
             if status in {ArtifactStatus.DELETED, ArtifactStatus.UNKNOWN}:

@@ -135,6 +135,9 @@ class EffectGate:
         self._turn = 0
         self._cache: dict[str, ArtifactCheck] = {}
         self._cache_version = -1
+        self._scan: tuple[int, dict[str, Any] | None, list[tuple[str, ArtifactStatus]]] | None = (
+            None
+        )
 
     # -- the three methods -----------------------------------------------------------------
 
@@ -148,6 +151,7 @@ class EffectGate:
         self._turn = 0
         self._cache.clear()
         self._cache_version = -1
+        self._scan = None
         self.baseline_note = None
         if self._workspace_root is None:
             self.workspace = None
@@ -271,6 +275,7 @@ class EffectGate:
             return None
         if self._cache_version != self.ledger.version:
             self._cache.clear()
+            ws.clear_cache()
             self._cache_version = self.ledger.version
         hit = self._cache.get(reference)
         if hit is None:
@@ -296,29 +301,15 @@ class EffectGate:
             return {"effect": ledger.checks[-1].to_dict()}, []
         if ledger.pathless_deltas:
             return {"effect": ledger.pathless_deltas[-1].to_dict(), "verified": False}, []
-        dropped: list[tuple[str, ArtifactStatus]] = []
         if ledger.artifacts:
-            usable = (
-                self.config.verify_artifacts
-                and self.workspace is not None
-                and self.workspace.resolvable
-            )
-            if not usable:
-                last = next(reversed(ledger.artifacts.values()))
-                why = (
-                    "verification off"
-                    if not self.config.verify_artifacts
-                    else "workspace unresolvable"
-                )
-                return {"effect": last.to_dict(), "verified": False, "note": why}, []
-            for ref in reversed(ledger.artifacts):
-                evidence = ledger.artifacts[ref]
-                check = self.check_artifact(ref)
-                assert check is not None
-                if self._holds(evidence, check.status):
-                    return {"effect": evidence.to_dict(), "artifact": ref,
-                            "status": check.status.value, "verified": True}, []  # fmt: skip
-                dropped.append((ref, check.status))
+            scan = self._scan
+            if scan is None or scan[0] != ledger.version:
+                scan = self._scan = (ledger.version, *self._scan_artifacts())
+            if scan[1] is not None:
+                return dict(scan[1]), []
+            dropped = scan[2]
+        else:
+            dropped = []
         if expected is EffectClass.GROUNDED_CLAIM:
             grounding = self.checker.check(content, ledger, self.workspace)
             if grounding.grounded:
@@ -326,6 +317,35 @@ class EffectGate:
                     "grounding": grounding.basis,
                     "references": list(grounding.references),
                 }, dropped
+        return None, dropped
+
+    def _scan_artifacts(self) -> tuple[dict[str, Any] | None, list[tuple[str, ArtifactStatus]]]:
+        """The newest artifact delta that holds up in the workspace, else what was dropped.
+
+        Cached per ledger version by the caller: only a new ``record()`` can change it.
+        """
+        ledger = self.ledger
+        usable = (
+            self.config.verify_artifacts
+            and self.workspace is not None
+            and self.workspace.resolvable
+        )
+        if not usable:
+            last = next(reversed(ledger.artifacts.values()))
+            why = (
+                "verification off" if not self.config.verify_artifacts else "workspace unresolvable"
+            )
+            return {"effect": last.to_dict(), "verified": False, "note": why}, []
+        dropped: list[tuple[str, ArtifactStatus]] = []
+        for ref in reversed(ledger.artifacts):
+            evidence = ledger.artifacts[ref]
+            check = self.check_artifact(ref)
+            assert check is not None
+            if self._holds(evidence, check.status):
+                satisfied = {"effect": evidence.to_dict(), "artifact": ref,
+                             "status": check.status.value, "verified": True}  # fmt: skip
+                return satisfied, dropped
+            dropped.append((ref, check.status))
         return None, dropped
 
     def _observed(self, dropped: list[tuple[str, ArtifactStatus]]) -> str:

@@ -37,6 +37,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from dataclasses import dataclass
 from typing import Literal
@@ -203,11 +204,24 @@ def _join(cwd: str | None, paths: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+CACHED_COMMAND_CHARS = 2_048
+"""Commands up to this length are memoised (agents repeat ``git status`` and ``pytest``)."""
+
+
 def analyze_shell(command: str, *, unknown: UnknownPolicy = "delta") -> ShellAnalysis:
     """Judge ``command`` part by part; pure, total, never executes anything."""
+    if len(command) <= CACHED_COMMAND_CHARS:
+        return _analyze_cached(command, unknown)
+    return _analyze(command, unknown)
+
+
+def _analyze(command: str, unknown: UnknownPolicy) -> ShellAnalysis:
     analyzer = _Analyzer(unknown, 0)
     analyzer.run(command)
     return ShellAnalysis(command, tuple(analyzer.effects), tuple(analyzer.unknown))
+
+
+_analyze_cached = functools.lru_cache(maxsize=1_024)(_analyze)
 
 
 def is_check_command(command: str) -> bool:

@@ -96,10 +96,14 @@ def normalize_head(word: str) -> str:
 
     >>> [normalize_head(w) for w in ("/usr/bin/python3.11", "./gradlew", ".venv/bin/pytest", "pip3")]
     ['python', 'gradle', 'pytest', 'pip']
+    >>> normalize_head("create-next-app@latest")
+    'create-next-app'
     """
     base = posixpath.basename(word.rstrip("/")) or word
     if base.lower().endswith(".exe"):
         base = base[:-4]
+    if "@" in base[1:]:
+        base = base[: base.rindex("@")]  # npx create-next-app@latest
     m = _VERSIONED.match(base)
     if m:
         return V.HEAD_ALIASES.get(m.group(1), m.group(1))
@@ -221,6 +225,19 @@ class Judge:
             return special(self, head, args)
         if head in V.READ_ONLY:
             return READ
+        if head in V.HEAD_KINDS:
+            return _of_kind(V.HEAD_KINDS[head], head)
+        if _CMDLET.match(head):
+            return _cmdlet(head, args)
+        if head in V.GETTER_TOOLS:
+            getters = ("-g", "--get", "-get", "-list", "--list", "-l")
+            options = [t for t in texts if t.startswith("-")]
+            if options and all(t.lower().startswith(getters) for t in options):
+                return READ
+            return _delta("deploy", (), head)
+        if head.startswith("create-") and len(head) > 7:
+            # npm init / npx scaffolders: create-next-app NAME, create-vite NAME
+            return _delta("write", static_paths(positional(args)[:1]), head)
         if head in V.TEST_HEADS:
             return _check("test")
         if head in V.TYPECHECK_HEADS:
@@ -245,6 +262,32 @@ class Judge:
 
 
 # -- files -----------------------------------------------------------------------------------
+
+_CMDLET = re.compile(r"^[A-Z][a-z]+-[A-Z][A-Za-z]+$")
+_CMDLET_READ = V.words(
+    "get select where format write test measure sort resolve compare find search show "
+    "convertto convertfrom join split start-sleep"
+)
+_CMDLET_WRITE = {"new": "write", "set": "edit", "add": "edit", "out": "write", "copy": "write",
+                 "move": "write", "rename": "write", "remove": "delete", "clear": "edit",
+                 "expand": "write", "compress": "write", "install": "install",
+                 "uninstall": "install", "update": "install"}  # fmt: skip
+
+
+def _cmdlet(head: str, args: list[Word]) -> Effects | None:
+    """PowerShell cmdlets by their verb: ``Get-ChildItem`` reads, ``Set-Content`` edits."""
+    verb, noun = head.lower().split("-", 1)
+    if verb in _CMDLET_READ or noun in {"location", "host"} or head.lower() in _CMDLET_READ:
+        return READ
+    if verb == "out" and noun in {"host", "string", "null", "default"}:
+        return READ
+    kind = _CMDLET_WRITE.get(verb)
+    if kind is None:
+        return None
+    path = _value_after(args, _opts("-Path -LiteralPath -FilePath -Destination"))
+    positional_path = positional(args, _opts("-Value -Encoding -ItemType -Name"))[:1]
+    target = [path] if path is not None else positional_path
+    return _delta(kind, static_paths(target) if noun in {"item", "content", "file"} else (), head)
 
 
 def _touch(j: Judge, head: str, args: list[Word]) -> Effects | None:
@@ -385,6 +428,22 @@ def _wget(j: Judge, head: str, args: list[Word]) -> Effects | None:
     return _delta("write", (), "wget")
 
 
+def _tar(j: Judge, head: str, args: list[Word]) -> Effects | None:
+    first = args[0].text if args else ""
+    bundle = first.lstrip("-") if first and not first.startswith("--") else ""
+    longs = set(_texts(args))
+    if "t" in bundle or "--list" in longs:
+        return READ
+    archive = _value_after(args, _opts("-f --file"))
+    if archive is None and "f" in bundle and len(args) > 1:
+        archive = args[1]  # tar czf out.tgz dir
+    if "x" in bundle or longs & {"--extract", "--get"}:
+        return _delta("write", (), "tar extract")
+    if set(bundle) & set("cru") or longs & {"--create", "--append", "--update"}:
+        return _delta("write", static_paths([archive]) if archive else (), "tar create")
+    return None
+
+
 def _find(j: Judge, head: str, args: list[Word]) -> Effects | None:
     out: Effects = []
     for k, w in enumerate(args):
@@ -423,9 +482,22 @@ def _xargs(j: Judge, head: str, args: list[Word]) -> Effects | None:
 
 
 def _shell(j: Judge, head: str, args: list[Word]) -> Effects | None:
-    """``bash -c 'script'``, ``sh -lc``, ``bash script.sh``, ``eval ...``."""
+    """``bash -c 'script'``, ``sh -lc``, ``bash script.sh``, ``eval ...``, ``pwsh -Command``."""
     if head == "eval":
         return j.script(" ".join(_texts(args)))
+    if head in {"powershell", "pwsh"}:
+        for k, w in enumerate(args):
+            flag = w.text.lower()
+            if flag in {"-command", "-c"}:
+                return j.script(" ".join(_texts(args[k + 1 :])))
+            if flag in {"-file", "-f"} and k + 1 < len(args):
+                return _of_kind(script_file_kind(args[k + 1].text))
+        return None
+    if head == "cmd":
+        for k, w in enumerate(args):
+            if w.text.lower() in {"/c", "/k"}:
+                return j.script(" ".join(_texts(args[k + 1 :])))
+        return None
     for k, w in enumerate(args):
         t = w.text
         if t.startswith("-") and not t.startswith("--") and "c" in t[1:]:
@@ -443,6 +515,28 @@ def _source(j: Judge, head: str, args: list[Word]) -> Effects | None:
 
 
 # -- interpreters ----------------------------------------------------------------------------
+
+_SCRIPT_EXTENSIONS = (".js", ".cjs", ".mjs", ".py", ".ts")
+
+
+def _tool_script(j: Judge, path: str, rest: list[Word]) -> Effects | None:
+    """An interpreter running a known tool by path (``node node_modules/.bin/vitest run``)."""
+    stem = posixpath.basename(path)
+    for ext in _SCRIPT_EXTENSIONS:
+        stem = stem.removesuffix(ext)
+    parts = path.split("/")
+    if "node_modules" in parts[:-1]:
+        # node node_modules/vitest/dist/cli.js: the package is the tool
+        package = parts[parts.index("node_modules") + 1]
+        if package not in {".bin", ""} and not package.startswith("@"):
+            stem = package
+    known = V.TEST_HEADS | V.LINT_HEADS | V.TYPECHECK_HEADS
+    if stem in known or stem in V.FORMAT_BY_DEFAULT or stem in V.FORMAT_WRITE_FLAGS:
+        return j.judge(stem, rest)
+    if stem in SPECIAL and stem not in {"python", "node", "bash", "sh"}:
+        return j.judge(stem, rest)
+    return _of_kind(script_file_kind(path))
+
 
 _MANAGE_PY = {"test": "test", "check": "lint", "makemigrations": "write", "migrate": "write",
               "startapp": "write", "collectstatic": "write", "showmigrations": "read",
@@ -473,7 +567,7 @@ def _python(j: Judge, head: str, args: list[Word]) -> Effects | None:
                 return _of_kind(_MANAGE_PY.get(rest[0]), f"manage.py {rest[0]}")
             if base == "setup.py" and rest:
                 return _of_kind(_SETUP_PY.get(rest[0]), f"setup.py {rest[0]}")
-            return _of_kind(script_file_kind(t))
+            return _tool_script(j, t, args[k + 1 :])
     return None  # an interactive interpreter
 
 
@@ -506,7 +600,9 @@ def _node(j: Judge, head: str, args: list[Word]) -> Effects | None:
     if texts & {"-e", "-p", "--eval", "--print"}:
         return None
     pos = positional(args, _opts("-r --require --import --loader"))
-    return _of_kind(script_file_kind(pos[0].text)) if pos else None
+    if not pos:
+        return None
+    return _tool_script(j, pos[0].text, args[args.index(pos[0]) + 1 :])
 
 
 def _php(j: Judge, head: str, args: list[Word]) -> Effects | None:
@@ -629,6 +725,16 @@ def _targets(head: str, targets: list[str]) -> Effects | None:
             return None
         out += effects
     return out
+
+
+def _tasks(j: Judge, head: str, args: list[Word]) -> Effects | None:
+    """``turbo run build test``, ``nx run app:test``, ``nx test app``: task runners."""
+    pos = _texts(positional(args, _opts("--filter -F --scope --parallel --concurrency -c")))
+    if pos[:1] == ["run"] or pos[:1] == ["run-many"]:
+        pos = pos[1:]
+    if head == "nx" and pos and ":" not in pos[0]:
+        pos = pos[:1]  # nx TARGET PROJECT
+    return _targets(head, pos) if pos else None
 
 
 def _make(j: Judge, head: str, args: list[Word]) -> Effects | None:
@@ -801,7 +907,8 @@ SPECIAL: dict[str, Special] = {
     "source": _source, ".": _source, "python": _python, "node": _node, "php": _php,
     "git": _git, "gh": _gh, "make": _make, "gmake": _make, "just": _just, "npm": _npm,
     "pnpm": _npm, "yarn": _npm, "bun": _npm, "pip": _pip, "pipx": _pip, "uv": _uv,
-    "ruff": _ruff, "coverage": _coverage,
+    "ruff": _ruff, "coverage": _coverage, "powershell": _shell, "pwsh": _shell, "cmd": _shell,
+    "tar": _tar, "turbo": _tasks, "nx": _tasks,
 }  # fmt: skip
 for _head in V.SUB_TABLES:
     SPECIAL.setdefault(_head, _table)

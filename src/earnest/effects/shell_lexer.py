@@ -19,14 +19,15 @@ Example:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 MAX_NESTING = 24
 """Command substitutions nested deeper than this are scanned without recursion."""
 
-_OPERATORS_3 = ("&>>", "<<<", "<<-")
-_OPERATORS_2 = ("&&", "||", ";;", "|&", "&>", ">>", ">|", ">&", "<<", "<>", "<&")
-_OPERATORS_1 = (";", "|", "&", "(", ")", "<", ">")
+_OPERATOR = re.compile(r"&>>|<<<|<<-|&&|\|\||;;|\|&|&>|>>|>\||>&|<<|<>|<&|[;|&()<>]")
+_OP_CHARS = frozenset(";|&()<>")
+_PLAIN = re.compile(r"[^\s;&|<>()'\"\\$`*?\[\]{}~]+")
 REDIRECT_OPS = frozenset({">", ">>", ">|", "&>", "&>>", ">&", "<", "<<", "<<-", "<<<", "<>", "<&"})
 _WORD_BREAK = frozenset(" \t\r\n;&|<>()")
 _GLOB = frozenset("*?[")
@@ -159,12 +160,10 @@ class _Lexer:
         return out
 
     def _operator(self) -> str:
-        s, i = self.s, self.i
-        for group in (_OPERATORS_3, _OPERATORS_2, _OPERATORS_1):
-            for op in group:
-                if s.startswith(op, i):
-                    return op
-        return ""
+        if self.s[self.i] not in _OP_CHARS:
+            return ""
+        m = _OPERATOR.match(self.s, self.i)
+        return m.group(0) if m else ""
 
     def _skip_blanks(self) -> None:
         while self.i < self.n and self.s[self.i] in " \t":
@@ -192,6 +191,11 @@ class _Lexer:
         if s[self.i] == "~":
             static = False
         while self.i < self.n:
+            plain = _PLAIN.match(s, self.i)
+            if plain is not None:
+                parts.append(plain.group(0))
+                self.i = plain.end()
+                continue
             c = s[self.i]
             if c in _WORD_BREAK:
                 break

@@ -35,10 +35,12 @@ READ_ONLY = words(
     http https lscpu lsblk vmstat iostat clear tput stty tty logname users w who last getent
     locale expr bc dc factor numfmt shuf tldr open xdg-open : cd lsattr getfacl namei pstree
     jobs fg bg disown trap umask ulimit hash tsort look zcat zless zgrep bzcat xzcat lz4cat
-    zstdcat pdftotext pdfinfo identify ffprobe exiftool
+    zstdcat pdftotext pdfinfo identify ffprobe exiftool command sw_vers vm_stat
+    system_profiler fdesetup csrutil sysctl mdfind mdls kill killall pkill nvidia-smi
     """
 )
-"""Command words that only read (given no output redirection; see the special cases)."""
+"""Command words that only read, or act outside the workspace without changing it (``kill``),
+given no output redirection; see the special cases."""
 
 TEST_HEADS = words(
     """
@@ -53,7 +55,7 @@ LINT_HEADS = words(
     actionlint oxlint tflint swiftlint detekt checkov ansible-lint htmlhint jshint tslint
     commitlint editorconfig-checker typos codespell eslint rubocop ktlint standard xo sqlfluff
     mdl clang-tidy cpplint biome luacheck credo pylama prospector darglint interrogate deptry
-    pip-audit safety lychee proselint vale textlint
+    pip-audit safety lychee proselint vale textlint gitleaks trufflehog detect-secrets
     """
 )
 TYPECHECK_HEADS = words("mypy dmypy pyright basedpyright pytype pyre tsc vue-tsc flow")
@@ -549,6 +551,40 @@ cmake
   unknown   -E -P
   write     (none) -S -B
   read      --version
+defaults
+  read      read read-type domains find
+  deploy    write delete import rename
+launchctl
+  read      list print blame print-disabled
+  deploy    load unload bootstrap bootout enable disable kickstart start stop
+diskutil
+  read      info list activity
+tmutil
+  read      latestbackup destinationinfo listbackups status
+log
+  read      show stream
+shortcuts
+  read      list view
+  unknown   run
+next
+  build     build export
+  lint      lint
+  read      dev start info (none)
+vite
+  build     build
+  read      (none) dev serve preview optimize
+nuxt nuxi
+  build     build generate
+  read      dev preview info
+  typecheck typecheck
+astro
+  build     build
+  typecheck check
+  read      dev preview
+  install   add
+webpack rollup esbuild tsup parcel babel swc rspack
+  build     (none) build
+  read      serve dev watch
 deno
   test      test bench
   lint      lint
@@ -591,6 +627,15 @@ SUB_VALUE_OPTS = words(
     """
 )
 """Options (of the tools in :data:`SUB_TABLES`) whose next word is their value."""
+
+GETTER_TOOLS = words("pmset systemsetup networksetup socketfilterfw sips scutil")
+"""System tools that only read when every option is a getter (``-g``, ``-get...``, ``-list...``)."""
+
+HEAD_KINDS = {
+    "git-filter-repo": "vcs", "bfg": "vcs", "pre-commit-hook": "check", "iconutil": "write",
+    "terraform-docs": "write", "protoc": "write", "openapi-generator": "write",
+}  # fmt: skip
+"""Command words with a single kind whatever their arguments."""
 
 HEAD_ALIASES = {
     "gradlew": "gradle", "mvnw": "mvn", "py.test": "pytest", "nodejs": "node",

@@ -125,6 +125,10 @@ def stat_state(path: str | os.PathLike[str]) -> FileState:
         st = os.stat(path)
     except (OSError, ValueError):
         return MISSING
+    return _state_of(st)
+
+
+def _state_of(st: os.stat_result) -> FileState:
     if stat_mod.S_ISREG(st.st_mode):
         kind: Literal["file", "dir", "other"] = "file"
     elif stat_mod.S_ISDIR(st.st_mode):
@@ -178,18 +182,8 @@ def resolve_inside(root: Path, reference: str) -> Path | None:
     ``root`` must already be real (see :func:`resolve_root`). Symlinks are followed, so a link
     inside the workspace that points outside it resolves outside and gives None.
     """
-    if not reference or "\0" in reference:
-        return None
-    try:
-        candidate = Path(reference).expanduser() if reference.startswith("~") else Path(reference)
-        full = candidate if candidate.is_absolute() else root / candidate
-        real = os.path.realpath(full)
-    except (OSError, ValueError, RuntimeError):
-        return None
-    root_s = str(root)
-    if real == root_s or real.startswith(root_s.rstrip(os.sep) + os.sep):
-        return Path(real)
-    return None
+    real, _ = Workspace(root)._locate(reference)
+    return Path(real) if real is not None else None
 
 
 # --------------------------------------------------------------------------------------------
@@ -212,10 +206,6 @@ def _git(root: Path, *args: str) -> bytes | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout if done.returncode == 0 else None
-
-
-def _rel(root: Path, path: Path) -> str:
-    return path.relative_to(root).as_posix()
 
 
 @dataclass(frozen=True, eq=False)
@@ -360,18 +350,24 @@ class WorkspaceBaseline:
     def _recent(self, now: FileState) -> bool:
         return max(now.mtime_ns, now.ctime_ns) >= self.started_ns - CLOCK_SLOP_NS
 
-    def status(self, path: Path) -> ArtifactStatus:
-        """What happened to ``path`` (already resolved inside the workspace) since capture."""
-        try:
-            rel = _rel(self.root, path)
-        except ValueError:
-            return ArtifactStatus.OUTSIDE
-        if rel == ".":
+    def status(self, path: str | os.PathLike[str], now: FileState | None = None) -> ArtifactStatus:
+        """What happened to ``path`` (already resolved inside the workspace) since capture.
+
+        ``now`` is the path's current state when the caller already has it.
+        """
+        real = os.fspath(path)
+        root = str(self.root)
+        if real == root:
             rel = ""
-        now = stat_state(path)
+        elif real.startswith(root.rstrip(os.sep) + os.sep):
+            rel = real[len(root.rstrip(os.sep)) + 1 :].replace(os.sep, "/")
+        else:
+            return ArtifactStatus.OUTSIDE
+        if now is None:
+            now = stat_state(real)
         before = self.states.get(rel)
         if before is not None:
-            return _compare(before, now, path)
+            return _compare(before, now, real)
         clean = self.tracked.get(rel)
         if clean is not None:
             if now.kind == "missing":
@@ -380,7 +376,7 @@ class WorkspaceBaseline:
                 return ArtifactStatus.MODIFIED
             if not self._recent(now):
                 return ArtifactStatus.UNCHANGED
-            digest = blob_digest(path, now.size)
+            digest = blob_digest(real, now.size)
             return ArtifactStatus.UNCHANGED if digest == clean[0] else ArtifactStatus.MODIFIED
         if rel in self.dirs:
             if now.kind == "dir":
@@ -403,7 +399,7 @@ class WorkspaceBaseline:
         }
 
 
-def _compare(before: FileState, now: FileState, path: Path) -> ArtifactStatus:
+def _compare(before: FileState, now: FileState, path: str) -> ArtifactStatus:
     if before.kind == "missing":
         return ArtifactStatus.ABSENT if now.kind == "missing" else ArtifactStatus.CREATED
     if now.kind == "missing":
@@ -424,45 +420,87 @@ def _compare(before: FileState, now: FileState, path: Path) -> ArtifactStatus:
 
 @dataclass(frozen=True, slots=True)
 class ArtifactCheck:
-    """The verdict on one reference: its status and where it resolved (None if outside)."""
+    """The verdict on one reference: its status and its real path (None if outside)."""
 
     reference: str
     status: ArtifactStatus
-    path: Path | None
+    path: str | None
 
 
 class Workspace:
-    """A workspace root (resolved once) and, optionally, its baseline."""
+    """A workspace root (resolved once) and, optionally, its baseline.
+
+    Real parent folders are cached; :meth:`clear_cache` forgets them (the gate does so whenever
+    a new tool call is recorded, since only tool calls change the workspace during a run).
+    """
 
     def __init__(
         self, root: str | os.PathLike[str], baseline: WorkspaceBaseline | None = None
     ) -> None:
         self.root = resolve_root(root)
         self.baseline = baseline
+        self._prefix = str(self.root).rstrip(os.sep) + os.sep if self.root is not None else ""
+        self._dirs: dict[str, str] = {}
 
     @property
     def resolvable(self) -> bool:
         return self.root is not None
 
+    def clear_cache(self) -> None:
+        """Forget resolved folders (call when tool calls may have changed the workspace)."""
+        self._dirs.clear()
+
     def resolve(self, reference: str) -> Path | None:
-        return None if self.root is None else resolve_inside(self.root, reference)
+        """``reference`` resolved inside the workspace, or None (see :func:`resolve_inside`)."""
+        real, _ = self._locate(reference)
+        return Path(real) if real is not None else None
+
+    def _locate(self, reference: str) -> tuple[str | None, FileState]:
+        """Real path (None when outside) and current state; one ``lstat`` in the common case."""
+        if self.root is None or not reference or "\0" in reference:
+            return None, MISSING
+        try:
+            ref = os.path.expanduser(reference) if reference.startswith("~") else reference
+            full = ref if os.path.isabs(ref) else self._prefix + ref
+            parent, name = os.path.split(full)
+            if not name or name in {".", ".."} or ".." in parent.split(os.sep):
+                real = os.path.realpath(full)
+                state = stat_state(real)
+            else:
+                real_parent = self._dirs.get(parent)
+                if real_parent is None:
+                    real_parent = self._dirs[parent] = os.path.realpath(parent)
+                real = os.path.join(real_parent, name)
+                try:
+                    st: os.stat_result | None = os.lstat(real)
+                except OSError:
+                    st = None
+                if st is not None and stat_mod.S_ISLNK(st.st_mode):
+                    real = os.path.realpath(real)  # a link: judge where it leads
+                    state = stat_state(real)
+                else:
+                    state = _state_of(st) if st is not None else MISSING
+        except (OSError, ValueError, RuntimeError):
+            return None, MISSING
+        if real != self._prefix.rstrip(os.sep) and not real.startswith(self._prefix):
+            return None, MISSING
+        return real, state
 
     def exists(self, reference: str) -> bool:
         """Whether ``reference`` names an existing path inside the workspace."""
-        path = self.resolve(reference)
-        return path is not None and stat_state(path).kind != "missing"
+        real, state = self._locate(reference)
+        return real is not None and state.kind != "missing"
 
     def check(self, reference: str) -> ArtifactCheck:
         """Status of ``reference``: against the baseline if there is one, else existence."""
-        path = self.resolve(reference)
-        if path is None:
+        real, state = self._locate(reference)
+        if real is None:
             return ArtifactCheck(reference, ArtifactStatus.OUTSIDE, None)
         if self.baseline is not None:
-            return ArtifactCheck(reference, self.baseline.status(path), path)
-        present = stat_state(path).kind != "missing"
-        return ArtifactCheck(
-            reference, ArtifactStatus.EXISTS if present else ArtifactStatus.MISSING, path
-        )
+            return ArtifactCheck(reference, self.baseline.status(real, state), real)
+        present = state.kind != "missing"
+        status = ArtifactStatus.EXISTS if present else ArtifactStatus.MISSING
+        return ArtifactCheck(reference, status, real)
 
 
 __all__ = [
