@@ -83,6 +83,7 @@ _FILE_VERBS: tuple[tuple[re.Pattern[str], ClaimKind], ...] = (
     (re.compile(r"\b(deleted|removed|erased)\b", re.I), ClaimKind.DELETED),
 )  # fmt: skip
 _RENAME = re.compile(r"\b(renamed|moved)\b", re.I)
+_LIST_MORE = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)[`'\"]?([\w./~@+-]+)")
 _PASSIVE = re.compile(r"\b(has been|have been|was|were|is now|are now|got)\s*$", re.I)
 _TESTS_PASS = (
     re.compile(
@@ -151,6 +152,24 @@ def _first_path(text: str) -> str | None:
     return refs[0] if refs else None
 
 
+def _listed_after(text: str, first: str) -> list[str]:
+    """Paths listed right after ``first`` ("a.py, b.py and `c.py`")."""
+    pos = text.find(first)
+    if pos < 0:
+        return []
+    pos += len(first)
+    found: list[str] = []
+    while len(found) < 5:
+        pos += 1 if text[pos : pos + 1] in {"`", "'", '"'} else 0
+        m = _LIST_MORE.match(text, pos)
+        refs = file_references(m.group(1), limit=1) if m else ()
+        if m is None or not refs:
+            break
+        found.append(refs[0])
+        pos = m.end()
+    return found
+
+
 def extract_claims(content: str) -> tuple[Claim, ...]:
     """The claims in a final message (at most :data:`MAX_CLAIMS`), in order."""
     claims: list[Claim] = []
@@ -191,6 +210,9 @@ def extract_claims(content: str) -> tuple[Claim, ...]:
                 else:
                     kind_here = kind
                 add(kind_here, path, sentence)
+                if passive is None:
+                    for more in _listed_after(after, path):  # "created a.py, b.py and c.py"
+                        add(kind_here, more, sentence)
         for pattern in _TESTS_PASS:
             for m in pattern.finditer(sentence):
                 if _hedged(sentence[: m.start()]) or _FAILURE_WORDS.search(sentence):
@@ -203,7 +225,7 @@ def extract_claims(content: str) -> tuple[Claim, ...]:
             if not _hedged(sentence[: m.start()]):
                 add(ClaimKind.RAN, m.group(1).lower(), sentence)
         for m in _RAN_WORD.finditer(sentence):
-            word = m.group(1).lower()
+            word = m.group(1).rstrip(".").lower()
             if word in _KNOWN_RAN_WORDS and not _hedged(sentence[: m.start()]):
                 add(ClaimKind.RAN, word, sentence)
     return tuple(claims)

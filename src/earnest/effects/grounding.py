@@ -25,8 +25,9 @@ from earnest.effects.workspace import Workspace
 
 _TOKEN_SPLIT = re.compile(r"[\s`'\"()\[\]{}<>,;|*]+")
 _PATHISH = re.compile(r"^[\w.~/@+-]+$")
-_EXTENSION = re.compile(r"[A-Za-z_][\w-]*\.[A-Za-z][A-Za-z0-9]{0,9}$")
+_EXTENSION = re.compile(r"\w[\w-]*\.[A-Za-z][A-Za-z0-9]{0,9}$")
 _LINE_SUFFIX = re.compile(r"(?::\d+){1,2}$")
+_NOT_FILES = frozenset({"e.g", "i.e", "a.k.a", "n.b", "cf.", "vs."})
 _BARE_NAMES = frozenset(
     {"Makefile", "Dockerfile", "Justfile", "justfile", "Procfile", "Gemfile", "Rakefile",
      "LICENSE", "README", "Vagrantfile", "Containerfile", "CODEOWNERS"}
@@ -37,11 +38,15 @@ def file_references(content: str, limit: int = 20) -> tuple[str, ...]:
     """Path-like tokens in ``content``: with a ``/`` or a file extension, URLs excluded."""
     found: dict[str, None] = {}
     for raw in _TOKEN_SPLIT.split(content):
-        token = raw.strip(".:!?")
+        token = raw.rstrip(".:!?")
         if not token or "://" in raw or token.startswith(("http:", "https:", "www.")):
             continue
         token = _LINE_SUFFIX.sub("", token)
-        if not _PATHISH.match(token) or set(token) <= {".", "/", "~"}:
+        if (
+            not _PATHISH.match(token)
+            or set(token) <= {".", "/", "~"}
+            or token.lower() in _NOT_FILES
+        ):
             continue
         base = token.rsplit("/", 1)[-1]
         if not (_EXTENSION.search(base) or base in _BARE_NAMES or ("/" in token and base)):

@@ -593,6 +593,8 @@ def _python_module(j: Judge, module: str, rest: list[Word]) -> Effects | None:
 
 def _node(j: Judge, head: str, args: list[Word]) -> Effects | None:
     texts = set(_texts(args))
+    if texts and texts <= {"-v", "--version", "-h", "--help"}:
+        return READ
     if "--test" in texts:
         return _check("test", "node --test")
     if texts & {"-c", "--check"}:
