@@ -140,6 +140,8 @@ def observe_tool_result(
         paths = written + deleted
     elif kind == "test":
         evidence = (ev(EffectClass.VERIFIED_CHECK, "test", cmd=command),)
+    elif kind == "action":
+        evidence = (ev(delta, "action", detail="state change outside the workspace"),)
     elif kind == "shell" and command:
         analysis = analyze_shell(command, unknown=registry.unknown_shell)
         background = args.get("run_in_background") is True or args.get("is_background") is True

@@ -12,6 +12,9 @@ kind                      meaning (and the evidence a successful call gives)
 ``editor``                OpenHands' ``str_replace_editor``: judged by its ``command``
 ``shell``                 runs a shell command, judged by :mod:`earnest.effects.shell`
 ``exec``                  runs code that is not a shell command (treated as an unknown command)
+``action``                changes state outside the workspace (an API call that books, sends,
+                          deploys): an effect without file artifacts; register such tools in
+                          ``[effects.tools]``
 ``test``                  a dedicated test-runner tool (verified check)
 ``read`` ``list``         reads files / lists folders (grounding only)
 ``search`` ``web``        searches the workspace / the web (grounding only)
@@ -43,7 +46,7 @@ from earnest.effects.shell import UnknownPolicy
 
 TOOL_KINDS = frozenset(
     {
-        "write", "edit", "delete", "move", "patch", "editor", "shell", "exec", "test",
+        "write", "edit", "delete", "move", "patch", "editor", "shell", "exec", "action", "test",
         "read", "list", "search", "web", "task", "shell_output", "todo", "plan", "ask",
         "submit", "noop",
     }
