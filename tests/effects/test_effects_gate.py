@@ -3,6 +3,7 @@ what earnest adds (baselines, path safety, strict claims, env override)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -18,6 +19,7 @@ from earnest.effects import (
     EffectGateConfig,
     EvaluationDecision,
     EvaluationResult,
+    WorkspaceBaseline,
     resolve_enabled,
 )
 from earnest.errors import InputError
@@ -525,3 +527,21 @@ def test_gate_over_real_claude_code_sessions():
     g.record(cc("kimuson-1af7fc5e-init-empty-repo.jsonl"))  # its one Write was denied
     out = g.apply(done(), task_type="create", content="I created CLAUDE.md.")
     assert out.decision is RETRY and out.reason.startswith("completion-without-effect")
+
+
+def test_a_baseline_captured_earlier_can_be_handed_to_reset(workspace: Path):
+    saved = json.dumps(WorkspaceBaseline.capture(workspace).to_dict())  # session start
+    time.sleep(0.02)
+    g = EffectGate(EffectGateConfig(enabled=True), workspace=workspace, env={})  # stop hook
+    g.reset(baseline=WorkspaceBaseline.from_dict(json.loads(saved)))
+    g.record([write(workspace / "GOAL.md")])
+    assert g.apply(done(), task_type="create").decision is RETRY
+    (workspace / "GOAL.md").write_text("now really written, and longer than before\n")
+    g.record([write(workspace / "GOAL.md")])
+    assert g.apply(done(), task_type="create").decision is COMPLETE
+
+
+def test_a_baseline_without_a_workspace_is_noted():
+    g = EffectGate(EffectGateConfig(enabled=True), env={})
+    g.reset(baseline=True)
+    assert g.baseline_note == "no workspace given: no baseline"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -278,3 +279,58 @@ def test_baseline_summary(tmp_path: Path):
     (tmp_path / "a").write_text("a")
     summary = WorkspaceBaseline.capture(tmp_path).summary()
     assert summary["mode"] == "snapshot" and summary["recorded_paths"] == 1
+
+
+# -- persistence -----------------------------------------------------------------------------
+
+
+def roundtrip(base: WorkspaceBaseline) -> WorkspaceBaseline:
+    return WorkspaceBaseline.from_dict(json.loads(json.dumps(base.to_dict())))
+
+
+def test_snapshot_baseline_survives_a_json_roundtrip(tmp_path: Path):
+    (tmp_path / "goal.txt").write_text("g")
+    (tmp_path / "edit.txt").write_text("e")
+    loaded = roundtrip(WorkspaceBaseline.capture(tmp_path))
+    ws = Workspace(tmp_path, loaded)
+    modify_later(tmp_path / "edit.txt", "changed")
+    assert loaded.mode == "snapshot"
+    assert status(ws, "goal.txt") is ArtifactStatus.UNCHANGED
+    assert status(ws, "edit.txt") is ArtifactStatus.MODIFIED
+
+
+@needs_git
+def test_git_baseline_roundtrip_rereads_tracked_hashes_from_head(repo: Path):
+    (repo / "edit.txt").write_text("dirty at the start\n")
+    base = WorkspaceBaseline.capture(repo)
+    data = base.to_dict()
+    assert "tracked" not in data  # compact: HEAD holds them
+    loaded = roundtrip(base)
+    assert loaded.tracked["goal.txt"] == base.tracked["goal.txt"]
+    ws = Workspace(repo, loaded)
+    modify_later(repo / "src" / "mod.py", "x = 2\n")
+    assert status(ws, "goal.txt") is ArtifactStatus.UNCHANGED
+    assert status(ws, "edit.txt") is ArtifactStatus.UNCHANGED
+    assert status(ws, "src/mod.py") is ArtifactStatus.MODIFIED
+
+
+@needs_git
+def test_git_baseline_without_commits_keeps_its_tracked_hashes(tmp_path: Path):
+    git(tmp_path, "init", "-q")
+    (tmp_path / "a.txt").write_text("a")
+    git(tmp_path, "add", "a.txt")
+    base = WorkspaceBaseline.capture(tmp_path)
+    assert base.head is None and "tracked" in base.to_dict()
+    assert roundtrip(base).tracked == base.tracked
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{}, {"schema": "nope"}, {"schema": "earnest.workspace-baseline/1"},
+     {"schema": "earnest.workspace-baseline/1", "root": "/x", "mode": "weird", "states": {}},
+     {"schema": "earnest.workspace-baseline/1", "root": "/x", "mode": "snapshot",
+      "started_ns": 1, "states": {"a": ["file", 1]}, "dirs": [], "opaque": [], "complete": True}],
+)  # fmt: skip
+def test_malformed_baselines_are_value_errors(data: dict[str, object]):
+    with pytest.raises(ValueError):
+        WorkspaceBaseline.from_dict(data)

@@ -141,9 +141,13 @@ class EffectGate:
 
     # -- the three methods -----------------------------------------------------------------
 
-    def reset(self, *, baseline: bool = False) -> None:
+    def reset(self, *, baseline: bool | WorkspaceBaseline = False) -> None:
         """Start a run: clear the ledger and the downgrade budget; optionally snapshot the
-        workspace so that only changes made from now on count."""
+        workspace so that only changes made from now on count.
+
+        ``baseline`` may also be a :class:`WorkspaceBaseline` captured earlier (for example by
+        a session-start hook and reloaded with :meth:`WorkspaceBaseline.from_dict`).
+        """
         if not self.enabled:
             return
         self.ledger.reset()
@@ -155,9 +159,13 @@ class EffectGate:
         self.baseline_note = None
         if self._workspace_root is None:
             self.workspace = None
+            if baseline is not False:
+                self.baseline_note = "no workspace given: no baseline"
             return
         captured: WorkspaceBaseline | None = None
-        if baseline:
+        if isinstance(baseline, WorkspaceBaseline):
+            captured = baseline
+        elif baseline:
             try:
                 captured = WorkspaceBaseline.capture(self._workspace_root)
             except ValueError as exc:

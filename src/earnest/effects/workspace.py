@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 PRUNED_DIRS = frozenset(
     {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache",
@@ -66,6 +66,7 @@ that can lag the process clock, and some filesystems store whole seconds."""
 MAX_HASH_BYTES = 32 * 1024 * 1024
 MAX_HASHED_AT_CAPTURE = 2_000
 GIT_TIMEOUT_S = 20.0
+BASELINE_SCHEMA = "earnest.workspace-baseline/1"
 
 
 class ArtifactStatus(StrEnum):
@@ -398,6 +399,81 @@ class WorkspaceBaseline:
             "notes": list(self.notes),
         }
 
+    # -- persistence (a session-start hook captures, a stop hook in another process loads) --
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form. In git mode with a HEAD, tracked hashes are left out: every
+        file that was not dirty matched HEAD, so :meth:`from_dict` re-reads them from it."""
+        data: dict[str, Any] = {
+            "schema": BASELINE_SCHEMA,
+            "root": str(self.root),
+            "mode": self.mode,
+            "started_ns": self.started_ns,
+            "head": self.head,
+            "states": {p: _state_list(s) for p, s in self.states.items()},
+            "dirs": sorted(self.dirs),
+            "opaque": list(self.opaque),
+            "complete": self.complete,
+            "notes": list(self.notes),
+        }
+        if self.mode == "git" and self.head is None:
+            data["tracked"] = {p: [h, x] for p, (h, x) in self.tracked.items()}
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> WorkspaceBaseline:
+        """Load what :meth:`to_dict` wrote; ``ValueError`` names what is malformed."""
+        if not isinstance(data, Mapping) or data.get("schema") != BASELINE_SCHEMA:
+            raise ValueError(f"not a workspace baseline (schema {BASELINE_SCHEMA!r} expected)")
+        try:
+            root = Path(str(data["root"]))
+            mode = data["mode"]
+            if mode not in ("git", "snapshot"):
+                raise ValueError(f"unknown mode {mode!r}")
+            states = {str(p): _state_from_list(v) for p, v in dict(data["states"]).items()}
+            head = data.get("head")
+            tracked: dict[str, tuple[str, bool]] = {
+                str(p): (str(v[0]), bool(v[1])) for p, v in dict(data.get("tracked", {})).items()
+            }
+            if mode == "git" and head is not None and "tracked" not in data:
+                tracked = _tracked_at(root, str(head))
+            return cls(
+                root, mode, int(data["started_ns"]), head, MappingProxyType(states),
+                MappingProxyType(tracked), frozenset(str(d) for d in data["dirs"]),
+                tuple(str(o) for o in data["opaque"]), bool(data["complete"]),
+                tuple(str(n) for n in data.get("notes", ())),
+            )  # fmt: skip
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"malformed workspace baseline: {exc!r}") from None
+
+
+def _state_list(s: FileState) -> list[Any]:
+    return [s.kind, s.size, s.mtime_ns, s.ctime_ns, s.ino, s.executable, s.digest]
+
+
+def _state_from_list(v: Any) -> FileState:
+    kind, size, mtime, ctime, ino, executable, digest = v
+    if kind not in ("file", "dir", "other", "missing"):
+        raise ValueError(f"unknown file kind {kind!r}")
+    return FileState(kind, int(size), int(mtime), int(ctime), int(ino), bool(executable),
+                     None if digest is None else str(digest))  # fmt: skip
+
+
+def _tracked_at(root: Path, head: str) -> dict[str, tuple[str, bool]]:
+    """Blob hash and executable bit of every file in commit ``head`` (``git ls-tree``)."""
+    out = _git(root, "ls-tree", "-r", "-z", "--full-tree", head)
+    if out is None:
+        raise ValueError(f"cannot read commit {head} in {root}")
+    tracked: dict[str, tuple[str, bool]] = {}
+    for line in out.split(b"\0"):
+        meta, _, raw_path = line.partition(b"\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == b"blob":
+            tracked[raw_path.decode("utf-8", "surrogateescape")] = (
+                parts[2].decode(), parts[0] == b"100755"
+            )  # fmt: skip
+    return tracked
+
 
 def _compare(before: FileState, now: FileState, path: str) -> ArtifactStatus:
     if before.kind == "missing":
@@ -504,6 +580,7 @@ class Workspace:
 
 
 __all__ = [
+    "BASELINE_SCHEMA",
     "CLOCK_SLOP_NS",
     "PRUNED_DIRS",
     "ArtifactCheck",
