@@ -513,22 +513,6 @@ def test_missing_effects_take_precedence_over_claims_in_the_reason(tmp_path: Pat
     assert out.metadata["effect_gate"]["unverified_claims"][0]["claim"] == "created ghost.py"
 
 
-# -- real transcripts through the gate ------------------------------------------------------------
-
-
-def test_gate_over_real_claude_code_sessions():
-    from test_effects_classify import cc
-
-    g = gate()  # no workspace: the recorded sessions' folders are gone
-    g.record(cc("drmaciver-coverage-test-fix.jsonl"))
-    assert g.apply(done(), task_type="edit").decision is COMPLETE
-
-    g.reset()
-    g.record(cc("kimuson-1af7fc5e-init-empty-repo.jsonl"))  # its one Write was denied
-    out = g.apply(done(), task_type="create", content="I created CLAUDE.md.")
-    assert out.decision is RETRY and out.reason.startswith("completion-without-effect")
-
-
 def test_a_baseline_captured_earlier_can_be_handed_to_reset(workspace: Path):
     saved = json.dumps(WorkspaceBaseline.capture(workspace).to_dict())  # session start
     time.sleep(0.02)
