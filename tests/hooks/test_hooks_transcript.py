@@ -162,3 +162,36 @@ def test_damaged_blob_falls_back_to_a_full_read(tmp_path: Path) -> None:
     state = store.load("claude-code", "s")
     trajectory = read_run(transcript, state, store)
     assert [c.name for c in trajectory.tool_calls] == ["Write", "Bash"]
+
+
+def test_blob_newer_than_the_state_file_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A call that saved its reader but died before saving the state must not be resumed."""
+    import earnest.trajectory
+
+    lines = _lines("drmaciver-stop-hook-reflection-first-stop.jsonl")
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_bytes(b"".join(lines[:6]))
+    store = _store(tmp_path)
+    state = store.load("claude-code", "s")
+    read_run(transcript, state, store)
+    store.save(state)
+    with transcript.open("ab") as fh:
+        fh.writelines(lines[6:])
+    read_run(transcript, store.load("claude-code", "s"), store)  # blob saved, state not
+
+    calls: list[int] = []
+    real = earnest.trajectory.read_claude_code_from
+
+    def spy(path, offset=0, session=None, **kw):  # type: ignore[no-untyped-def]
+        calls.append(offset)
+        return real(path, offset, session, **kw)
+
+    monkeypatch.setattr(earnest.trajectory, "read_claude_code_from", spy)
+    state = store.load("claude-code", "s")
+    trajectory = read_run(transcript, state, store)
+    assert calls == [0]  # read again from the start
+    assert [c.name for c in trajectory.tool_calls] == [
+        c.name for c in read_claude_run(transcript).tool_calls
+    ]

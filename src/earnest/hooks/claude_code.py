@@ -116,9 +116,11 @@ def _resume(path: Path, state: SessionState, store: StateStore) -> Any:
     if blob is None:
         return None
     try:
-        session = pickle.loads(blob)
+        offset, session = pickle.loads(blob)
     except Exception:  # an old or damaged blob: read the transcript again
         return None
+    if offset != state.offset:
+        return None  # the state file and the blob were not saved by the same call
     return session if isinstance(session, ClaudeCodeSession) else None
 
 
@@ -142,7 +144,8 @@ def read_run(path: Path, state: SessionState, store: StateStore) -> Any:
     state.offset = offset
     state.reader = {"fingerprint": _fingerprint(path, offset), "lines": session.lines}
     try:
-        store.save_blob(state, pickle.dumps(session, protocol=pickle.HIGHEST_PROTOCOL))
+        blob = pickle.dumps((offset, session), protocol=pickle.HIGHEST_PROTOCOL)
+        store.save_blob(state, blob)
     except OSError:
         store.drop_blob(state)  # next call reads from the start: slower, still right
         state.offset = 0
