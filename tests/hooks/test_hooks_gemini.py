@@ -138,6 +138,18 @@ def test_retry_prompt_keeps_the_budget_of_the_original_request(gemini: GeminiSes
     assert "effect_gate_exhausted" in third["systemMessage"]
 
 
+def test_retry_without_the_flag_still_counts_against_the_request(gemini: GeminiSession) -> None:
+    gemini.user("Add a LICENSE file.")
+    gemini.gemini("Added LICENSE.")
+    reason = gemini.after_agent("Add a LICENSE file.", "Added LICENSE.")["reason"]
+    for _ in range(2):
+        gemini.user(reason)
+        gemini.gemini("Added it.")
+        out = gemini.after_agent(reason, "Added it.", active=False)
+        reason = out.get("reason", reason)
+    assert "effect_gate_exhausted" in out["systemMessage"]
+
+
 def test_unreadable_log_allows_with_one_stderr_line(gemini: GeminiSession) -> None:
     gemini.log.write_text("\x00\x01 not a chat log")
     payload = {

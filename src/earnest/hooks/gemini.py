@@ -34,6 +34,7 @@ from earnest.hooks.stdin import STDIN, HookPayload
 
 CLI = "gemini"
 FORMATS = ("gemini-cli-session", "gemini-cli-stream")
+REASON_PREFIXES = ("completion-without-effect", "unverified-claim")
 
 
 def render(outcome: HookOutcome) -> str:
@@ -64,9 +65,12 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
         # Gemini names the request itself; the log's copy of it can lag.
         key = run.prompt_key or hashlib.sha256(request.encode("utf-8")).hexdigest()[:16]
         run = replace(run, request=request, prompt_key=key)
+    # Gemini sends a deny reason back to the agent as its next prompt: a prompt that is one of
+    # our reasons is a continuation even if the flag says otherwise, or the budget would refill.
+    active = payload.stop_hook_active or request.lstrip().startswith(REASON_PREFIXES)
     store = store or StateStore()
     state = store.load(CLI, payload.session_id or "unknown-session")
-    outcome = decide(run, config, cwd, state, stop_hook_active=payload.stop_hook_active)
+    outcome = decide(run, config, cwd, state, stop_hook_active=active)
     store.save(state)
     return render(outcome)
 
