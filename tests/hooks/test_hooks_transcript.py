@@ -34,6 +34,22 @@ def _view(trajectory: object) -> RunView:
     return RunView.from_trajectory(trajectory)
 
 
+def _spy_reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
+    """Record ``(offset, resumed)`` for every forward read of a transcript."""
+    from earnest.trajectory.readers import claude_code, claude_tail
+
+    calls: list[tuple[int, bool]] = []
+    real = claude_code.read_claude_code_from
+
+    def spy(path, offset=0, session=None, **kw):  # type: ignore[no-untyped-def]
+        calls.append((offset, session is not None and session.lines > 0))
+        return real(path, offset, session, **kw)
+
+    monkeypatch.setattr(claude_code, "read_claude_code_from", spy)
+    monkeypatch.setattr(claude_tail, "read_claude_code_from", spy)
+    return calls
+
+
 @pytest.mark.parametrize(
     "name",
     [
@@ -71,16 +87,7 @@ def test_reading_in_pieces_equals_reading_at_once(tmp_path: Path, name: str) -> 
 def test_offset_advances_and_reader_is_resumed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import earnest.trajectory
-
-    calls: list[tuple[int, bool]] = []
-    real = earnest.trajectory.read_claude_code_from
-
-    def spy(path, offset=0, session=None, **kw):  # type: ignore[no-untyped-def]
-        calls.append((offset, session is not None))
-        return real(path, offset, session, **kw)
-
-    monkeypatch.setattr(earnest.trajectory, "read_claude_code_from", spy)
+    calls = _spy_reads(monkeypatch)
     lines = _lines("drmaciver-stop-hook-reflection-first-stop.jsonl")
     transcript = tmp_path / "t.jsonl"
     transcript.write_bytes(b"".join(lines[:6]))
@@ -100,8 +107,9 @@ def test_offset_advances_and_reader_is_resumed(
     assert state.offset == transcript.stat().st_size > first_offset
     assert len(second.tool_calls) > len(first.tool_calls)
     assert second.user_request == first.user_request
-    # The second call started at the saved offset with the saved reader, not from byte 0.
-    assert calls == [(0, False), (first_offset, True)]
+    # The first call read from the run's prompt (after the first line), the second from
+    # the saved offset with the saved reader.
+    assert calls == [(len(lines[0]), False), (first_offset, True)]
 
 
 def test_half_written_last_line_waits(tmp_path: Path) -> None:
@@ -168,8 +176,6 @@ def test_blob_newer_than_the_state_file_is_not_used(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A call that saved its reader but died before saving the state must not be resumed."""
-    import earnest.trajectory
-
     lines = _lines("drmaciver-stop-hook-reflection-first-stop.jsonl")
     transcript = tmp_path / "t.jsonl"
     transcript.write_bytes(b"".join(lines[:6]))
@@ -181,17 +187,63 @@ def test_blob_newer_than_the_state_file_is_not_used(
         fh.writelines(lines[6:])
     read_run(transcript, store.load("claude-code", "s"), store)  # blob saved, state not
 
-    calls: list[int] = []
-    real = earnest.trajectory.read_claude_code_from
-
-    def spy(path, offset=0, session=None, **kw):  # type: ignore[no-untyped-def]
-        calls.append(offset)
-        return real(path, offset, session, **kw)
-
-    monkeypatch.setattr(earnest.trajectory, "read_claude_code_from", spy)
+    calls = _spy_reads(monkeypatch)
     state = store.load("claude-code", "s")
     trajectory = read_run(transcript, state, store)
-    assert calls == [0]  # read again from the start
+    assert calls == [(len(lines[0]), False)]  # read again from the run, no saved reader
     assert [c.name for c in trajectory.tool_calls] == [
         c.name for c in read_claude_run(transcript).tool_calls
     ]
+
+
+def test_first_call_reads_only_the_run_of_a_long_transcript(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name = "mclaude-3af9b1a7-6512--sync-repo-compacted.jsonl"  # 9 prompts, ~1 MB
+    transcript = tmp_path / "t.jsonl"
+    shutil.copy(CC / name, transcript)
+    calls = _spy_reads(monkeypatch)
+    store = _store(tmp_path)
+    trajectory = read_run(transcript, store.load("claude-code", "s"), store)
+    start = trajectory.metadata["run_offset"]
+    assert calls == [(start, False)] and start > transcript.stat().st_size // 2
+    got, want = _view(trajectory), _view(read_claude_run(transcript))
+    assert (got.request, got.prompt_key, got.final_text, got.started) == (
+        want.request,
+        want.prompt_key,
+        want.final_text,
+        want.started,
+    )
+    # Turn numbers count from where reading began; everything else is the same.
+    unnumbered = [{**r, "turn_index": None} for r in got.tool_results]
+    assert unnumbered == [{**r, "turn_index": None} for r in want.tool_results]
+
+
+def test_appended_part_of_a_message_from_before_the_run_reads_again(tmp_path: Path) -> None:
+    """A line that continues an API response begun before the prompt: merge as a full read."""
+
+    def record(kind: str, mid: str | None, content: object) -> bytes:
+        message: dict[str, object] = {"role": kind, "content": content}
+        if mid:
+            message["id"] = mid
+        return (json.dumps({"type": kind, "sessionId": "s", "message": message}) + "\n").encode()
+
+    said = [{"type": "text", "text": "working on it"}]
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_bytes(
+        record("user", None, "first")
+        + record("assistant", "m1", said)
+        + record("user", None, "second")
+    )
+    store = _store(tmp_path)
+    state = store.load("claude-code", "s")
+    read_run(transcript, state, store)
+    store.save(state)
+    with transcript.open("ab") as fh:
+        fh.write(record("assistant", "m1", [*said, {"type": "text", "text": "and done"}]))
+    state = store.load("claude-code", "s")
+    trajectory = read_run(transcript, state, store)
+    whole = read_claude_run(transcript)
+    assert trajectory.final_message == whole.final_message == "and done"
+    assert [m.text for m in trajectory.messages] == [m.text for m in whole.messages]
+    assert state.offset == transcript.stat().st_size

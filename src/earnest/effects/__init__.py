@@ -5,7 +5,8 @@ COMPLETE that has no verifiable effect into RETRY with reason ``completion-witho
 It watches the tool results of the run (:class:`EffectLedger`), classifies each call
 (:func:`classify_tool_result`, :func:`analyze_shell`), checks artifacts in the workspace
 (:class:`Workspace`, :class:`WorkspaceBaseline`), and, for questions, accepts a grounded answer
-(:class:`GroundedClaimChecker`). Stdlib only; importing it pulls in no CLI framework.
+(:class:`GroundedClaimChecker`). Stdlib only; importing it pulls in no CLI framework, and
+each name is imported on first use.
 
 The gate in a loop::
 
@@ -29,6 +30,8 @@ The gate in a loop::
 ``examples/effect_gate_loop.py`` runs exactly this over a scripted agent.
 
 Example:
+    >>> from earnest.effects import (
+    ...     EffectGate, EffectGateConfig, EvaluationDecision, EvaluationResult)
     >>> gate = EffectGate(EffectGateConfig(enabled=True), env={})
     >>> gate.reset()
     >>> done = EvaluationResult(EvaluationDecision.COMPLETE, 0.9)
@@ -39,32 +42,99 @@ Example:
     'complete'
 """
 
-from earnest.effects.claims import Claim, ClaimCheck, ClaimKind, extract_claims, verify_claims
-from earnest.effects.classify import (
-    ToolObservation,
-    classify_tool_result,
-    observe_tool_result,
-    tool_succeeded,
-)
-from earnest.effects.config import load_effect_gate_config
-from earnest.effects.expectation import (
-    ExpectationRules,
-    effect_class_for_task_type,
-    expected_effect_class,
-)
-from earnest.effects.gate import ENV_VAR, EffectGate, EffectGateConfig, resolve_enabled
-from earnest.effects.grounding import GroundedClaimChecker, GroundingResult, file_references
-from earnest.effects.ledger import EffectLedger, ReadEvidence, ShellCall
-from earnest.effects.models import EffectClass, EffectEvidence, EvaluationDecision, EvaluationResult
-from earnest.effects.registry import DEFAULT_REGISTRY, STACKS, TOOL_KINDS, ToolRegistry
-from earnest.effects.shell import ShellAnalysis, ShellEffect, analyze_shell, is_check_command
-from earnest.effects.workspace import (
-    ArtifactCheck,
-    ArtifactStatus,
-    Workspace,
-    WorkspaceBaseline,
-    resolve_inside,
-)
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from earnest.effects.claims import Claim, ClaimCheck, ClaimKind, extract_claims, verify_claims
+    from earnest.effects.classify import (
+        ToolObservation,
+        classify_tool_result,
+        observe_tool_result,
+        tool_succeeded,
+    )
+    from earnest.effects.config import load_effect_gate_config
+    from earnest.effects.expectation import (
+        ExpectationRules,
+        effect_class_for_task_type,
+        expected_effect_class,
+    )
+    from earnest.effects.gate import ENV_VAR, EffectGate, EffectGateConfig, resolve_enabled
+    from earnest.effects.grounding import GroundedClaimChecker, GroundingResult, file_references
+    from earnest.effects.ledger import EffectLedger, ReadEvidence, ShellCall
+    from earnest.effects.models import (
+        EffectClass,
+        EffectEvidence,
+        EvaluationDecision,
+        EvaluationResult,
+    )
+    from earnest.effects.registry import DEFAULT_REGISTRY, STACKS, TOOL_KINDS, ToolRegistry
+    from earnest.effects.shell import ShellAnalysis, ShellEffect, analyze_shell, is_check_command
+    from earnest.effects.workspace import (
+        ArtifactCheck,
+        ArtifactStatus,
+        Workspace,
+        WorkspaceBaseline,
+        resolve_inside,
+    )
+
+# Where each public name lives, imported on first use: the stop hook, which runs on every
+# stop of a user's agent, imports only the modules its decision needs (not, for example,
+# the strict-claims grammar when ``strict_claims`` is off).
+_HOME = {
+    "Claim": "claims",
+    "ClaimCheck": "claims",
+    "ClaimKind": "claims",
+    "extract_claims": "claims",
+    "verify_claims": "claims",
+    "ToolObservation": "classify",
+    "classify_tool_result": "classify",
+    "observe_tool_result": "classify",
+    "tool_succeeded": "classify",
+    "load_effect_gate_config": "config",
+    "ExpectationRules": "expectation",
+    "effect_class_for_task_type": "expectation",
+    "expected_effect_class": "expectation",
+    "ENV_VAR": "gate",
+    "EffectGate": "gate",
+    "EffectGateConfig": "gate",
+    "resolve_enabled": "gate",
+    "GroundedClaimChecker": "grounding",
+    "GroundingResult": "grounding",
+    "file_references": "grounding",
+    "EffectLedger": "ledger",
+    "ReadEvidence": "ledger",
+    "ShellCall": "ledger",
+    "EffectClass": "models",
+    "EffectEvidence": "models",
+    "EvaluationDecision": "models",
+    "EvaluationResult": "models",
+    "DEFAULT_REGISTRY": "registry",
+    "STACKS": "registry",
+    "TOOL_KINDS": "registry",
+    "ToolRegistry": "registry",
+    "ShellAnalysis": "shell",
+    "ShellEffect": "shell",
+    "analyze_shell": "shell",
+    "is_check_command": "shell",
+    "ArtifactCheck": "workspace",
+    "ArtifactStatus": "workspace",
+    "Workspace": "workspace",
+    "WorkspaceBaseline": "workspace",
+    "resolve_inside": "workspace",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_REGISTRY",

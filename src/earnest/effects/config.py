@@ -26,7 +26,6 @@ Example:
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,8 @@ _KEYS = frozenset({"enabled", "max_downgrades", "verify_artifacts", "strict_clai
 
 
 def _read(path: Path) -> dict[str, Any]:
+    import tomllib  # here, not at the top: the stop hook often has no config file to read
+
     try:
         with path.open("rb") as fh:
             return tomllib.load(fh)

@@ -53,9 +53,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from earnest.effects.claims import ClaimCheck, extract_claims, verify_claims
 from earnest.effects.expectation import effect_class_for_task_type, expected_effect_class
 from earnest.effects.grounding import GroundedClaimChecker
 from earnest.effects.ledger import EffectLedger
@@ -63,6 +62,9 @@ from earnest.effects.models import EffectClass, EffectEvidence, EvaluationDecisi
 from earnest.effects.registry import DEFAULT_REGISTRY, ToolRegistry
 from earnest.effects.workspace import ArtifactCheck, ArtifactStatus, Workspace, WorkspaceBaseline
 from earnest.errors import InputError
+
+if TYPE_CHECKING:
+    from earnest.effects.claims import ClaimCheck
 
 ENV_VAR = "EARNEST_EFFECT_GATE"
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -207,6 +209,9 @@ class EffectGate:
         satisfied, dropped = self._satisfying(expected, content)
         failures: tuple[ClaimCheck, ...] = ()
         if self.config.strict_claims and content:
+            # Imported here: the claim grammar is opt-in, and a stop hook should not pay for it.
+            from earnest.effects.claims import extract_claims, verify_claims
+
             checks = verify_claims(extract_claims(content), self.ledger, self.workspace)
             failures = tuple(c for c in checks if not c.verified)
         info: dict[str, Any] = {

@@ -101,7 +101,7 @@ def _fingerprint(path: Path, offset: int) -> dict[str, Any]:
 
 def _resume(path: Path, state: SessionState, store: StateStore) -> Any:
     """The reader session saved by the previous call, if the file only grew since."""
-    from earnest.trajectory import ClaudeCodeSession
+    from earnest.trajectory.readers.claude_code import ClaudeCodeSession
 
     if state.transcript != str(path) or state.offset <= 0:
         return None
@@ -125,20 +125,28 @@ def _resume(path: Path, state: SessionState, store: StateStore) -> Any:
 
 
 def read_run(path: Path, state: SessionState, store: StateStore) -> Any:
-    """The current run (a Trajectory), reading only what was appended since last time."""
-    from earnest.trajectory import read_claude_code_from
+    """The current run (a Trajectory), reading only what it must.
+
+    With a reader saved by the previous call, only what was appended since; without one
+    (a session's first stop, or a rewritten transcript), only the current run, found by
+    scanning the transcript backwards from its end.
+    """
+    from earnest.trajectory.readers.claude_code import read_claude_code_from
+    from earnest.trajectory.readers.claude_tail import read_claude_run_tail
 
     if not path.is_file():
         raise InputError(path, None, "transcript not found")
     if not os.access(path, os.R_OK):
         raise InputError(path, None, "transcript not readable")
     session = _resume(path, state, store)
-    if session is None:
-        state.forget_transcript(str(path))
     try:
-        session, offset = read_claude_code_from(
-            path, state.offset, session, final=False, run_only=True
-        )
+        if session is not None:
+            session, offset = read_claude_code_from(
+                path, state.offset, session, final=False, run_only=True
+            )
+        if session is None or session.continues_earlier:
+            state.forget_transcript(str(path))
+            session, offset = read_claude_run_tail(path, final=False)
     except OSError as exc:
         raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
     state.offset = offset
@@ -147,7 +155,7 @@ def read_run(path: Path, state: SessionState, store: StateStore) -> Any:
         blob = pickle.dumps((offset, session), protocol=pickle.HIGHEST_PROTOCOL)
         store.save_blob(state, blob)
     except OSError:
-        store.drop_blob(state)  # next call reads from the start: slower, still right
+        store.drop_blob(state)  # next call reads again: slower, still right
         state.offset = 0
     return session.trajectory()
 

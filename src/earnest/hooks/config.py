@@ -33,7 +33,6 @@ Example:
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -101,6 +100,8 @@ def load_hook_config(cwd: str | Path) -> HookConfig:
 
 
 def _hooks_table(path: Path) -> dict[str, Any]:
+    import tomllib  # here, not at the top: most projects have no config file to read
+
     try:
         with path.open("rb") as fh:
             data = tomllib.load(fh)

@@ -92,7 +92,11 @@ def prompt_key(trajectory: Any) -> str:
     message = _prompt_message(trajectory)
     if message is None:
         return digest
-    return f"{message.index}:{message.timestamp or ''}:{digest}"
+    # The prompt line's byte offset when the reader knows it: unlike the message index, it
+    # does not depend on where reading began (a cold hook call starts at the last prompt).
+    offset = trajectory.metadata.get("run_offset")
+    position = f"@{offset}" if isinstance(offset, int) else str(message.index)
+    return f"{position}:{message.timestamp or ''}:{digest}"
 
 
 def read_document_run(path: Path, formats: tuple[str, ...]) -> Any:

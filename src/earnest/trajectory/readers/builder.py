@@ -152,7 +152,7 @@ class TrajectoryBuilder:
         """Add a message. A user ``prompt`` on the primary chain starts a new run."""
         if not sidechain:
             self._has_main = True
-        if role == "user" and kind == "prompt" and self._primary(sidechain) and self.run_only:
+        if role == "user" and kind == "prompt" and self.starts_run(sidechain):
             self._messages.clear()
             self._calls.clear()
             self._by_id.clear()
@@ -276,6 +276,10 @@ class TrajectoryBuilder:
 
     def _primary(self, sidechain: bool) -> bool:
         return not sidechain or not self._has_main
+
+    def starts_run(self, sidechain: bool) -> bool:
+        """Whether a user prompt on this chain would start a new run (``run_only``)."""
+        return self.run_only and self._primary(sidechain)
 
     def build(self) -> Trajectory:
         """Freeze what was fed into a :class:`Trajectory`."""
