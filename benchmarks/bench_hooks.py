@@ -3,16 +3,17 @@
 What is timed is what the agent waits for: a whole subprocess, process start included, from
 spawn to exit, with the hook JSON on stdin. Reported separately:
 
-- cold: the first call of a session (empty state folder: the transcript is read from the start);
+- cold: the first call of a session (empty state folder: no saved reader, so the hook scans the
+  transcript backwards for the current run and reads only that);
 - incremental: later calls of the same session, each after a few new lines were appended;
 - baseline: ``python -c pass`` in the same run, so the figures can be read as multiples of
   bare interpreter start on this machine.
 
 The transcript is generated from the real Claude Code lines in the shared data (every valid
 line of every session, repeated with fresh ids until the file is 20 MB), followed by a final run
-that asks for a file and writes it. Target: incremental p95 < 150 ms.
+that asks for a file and writes it. Target (issue 2): p95 < 150 ms, cold and incremental.
 
-    python benchmarks/bench_hooks.py [--mb 20] [--cold 7] [--warm 30]
+    python benchmarks/bench_hooks.py [--mb 20] [--cold 20] [--warm 30]
 """
 
 from __future__ import annotations
@@ -193,7 +194,7 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mb", type=float, default=20.0, help="transcript size (default 20)")
-    parser.add_argument("--cold", type=int, default=7, help="cold calls (default 7)")
+    parser.add_argument("--cold", type=int, default=20, help="cold calls (default 20)")
     parser.add_argument("--warm", type=int, default=30, help="incremental calls (default 30)")
     args = parser.parse_args()
 
@@ -252,8 +253,9 @@ def main() -> None:
         print(f"{'python -c pass (baseline)':28}{b50:9.1f}{b95:9.1f}{1.0:16.2f}")
         print(f"{'hook, cold (first call)':28}{c50:9.1f}{c95:9.1f}{c95 / b95:16.2f}")
         print(f"{'hook, incremental':28}{w50:9.1f}{w95:9.1f}{w95 / b95:16.2f}")
-        verdict = "meets" if w95 < 150 else "misses"
-        print(f"target: incremental p95 < 150 ms — {verdict} ({w95:.1f} ms)")
+        for label, p95 in (("cold", c95), ("incremental", w95)):
+            verdict = "meets" if p95 < 150 else "misses"
+            print(f"target: {label} p95 < 150 ms — {verdict} ({p95:.1f} ms)")
 
 
 if __name__ == "__main__":

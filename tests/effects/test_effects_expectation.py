@@ -70,3 +70,74 @@ def test_rules_are_configurable():
 )  # fmt: skip
 def test_task_types(task_type: str | None, expected: EffectClass | None):
     assert effect_class_for_task_type(task_type) is expected
+
+
+# -- writing as the answer ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Write a poem about Thai yellow curry", "write me a short summary of this repo",
+        "draft an email to the team", "Write 3 haikus about spring",
+        "write a commit message for these changes", "Can you write a reply to this comment?",
+        "Write a short story where a robot learns to cook.", "give me a list of ideas for names",
+        "Translate this paragraph into French", "compose a limerick about tests",
+        "Please write an explanation of how the gate works",
+        "write a description for the pull request", "rewrite this paragraph to be friendlier",
+        "make a plan for the migration", "generate a few taglines for the landing page",
+        # a file named as the topic is not where the text goes
+        "write a summary of main.py", "write a poem about Node.js",
+        # the real subagent prompt a false block came from (moredip-0ccf1a04)
+        "Write a poem about Thai yellow curry. First, do a web search to understand the most "
+        "common adjectives used to describe Thai yellow curry (flavors, textures, colors, "
+        "aromas, etc.). Use what you learn to craft a vivid, evocative poem that captures the "
+        "essence of this dish.",
+    ],
+)  # fmt: skip
+def test_writing_asked_for_as_the_answer_is_a_grounded_claim(request_text: str):
+    assert expected_effect_class(request_text) is CLAIM
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        # the object is not a kind of text
+        "write a function", "write tests", "write tests for the parser", "write the README",
+        "write a script that prints hello", "Write a shell script called hello.sh and run it.",
+        "write the response handler", "create a message queue consumer",
+        "create a list component", "make the title bold", "write documentation for the API",
+        # the text goes somewhere
+        "write a summary to notes.md", "write a poem into poem.txt",
+        "Write a poem about curry and save it", "write an explanation in docs/algo.md",
+        "Write a summary in the README", "draft the release notes in CHANGELOG.md",
+        "write the summary to a file", "generate a report(M-BOOK-SECURITY) in the repo",
+        "Create a beautiful single page data story (index.html + script.js) showing the data",
+        # ... or a later change says so
+        "Write a poem about X. Then commit it.", "Write a poem. Add it to poems.md",
+    ],
+)  # fmt: skip
+def test_near_misses_stay_workspace_deltas(request_text: str):
+    assert expected_effect_class(request_text) is DELTA
+
+
+def test_a_change_verb_before_of_is_a_noun():
+    assert expected_effect_class("Change of plan.") is None
+    assert expected_effect_class("Change of plan. Please go ahead with the cancellation.") is None
+    assert expected_effect_class("Change the plan in plan.md") is DELTA
+
+
+def test_comma_lists_of_nouns_are_not_requests():
+    listing = (
+        "Examine the package.json file(s) in /path/to/Demo. Focus on: 1. Dependencies "
+        "2. Scripts available for development, build, lint, etc. Return a structured summary."
+    )
+    assert expected_effect_class(listing) is not DELTA
+    assert expected_effect_class("Read the log, fix the bug") is DELTA
+    assert expected_effect_class("I don't want the icons anymore, just remove this part.") is DELTA
+
+
+def test_text_rules_are_configurable():
+    rules = ExpectationRules(text_kinds=frozenset({"changelog"}))
+    assert expected_effect_class("write the changelog", rules) is CLAIM
+    assert expected_effect_class("write a poem", rules) is DELTA

@@ -113,15 +113,37 @@ def test_transcript_with_broken_lines_is_judged(session: Session) -> None:
     assert decision(result) == {}
 
 
-def test_subagent_asked_for_work_that_left_nothing_is_blocked(session: Session) -> None:
+POEM_AGENTS = sorted(p.name for p in CC.glob("moredip-0ccf1a04.subagents.agent-*.jsonl"))
+
+
+@pytest.mark.parametrize("name", POEM_AGENTS)
+def test_subagents_that_wrote_a_poem_as_text_are_allowed(session: Session, name: str) -> None:
+    agent = session.root / name
+    agent.write_bytes((CC / name).read_bytes())
+    session.copy_real("moredip-0ccf1a04-curry-poems-5-subagents.jsonl")
+    agent_id = name.rsplit("agent-", 1)[1].removesuffix(".jsonl")
+    result = session.stop(
+        hook_event_name="SubagentStop", agent_id=agent_id, agent_transcript_path=str(agent)
+    )
+    # "Write a poem about Thai ... curry": the poem is the answer, not a file change; the
+    # subagent searched the web for it, so the answer is grounded.
+    assert result.stderr == ""
+    assert decision(result) == {}
+
+
+def test_subagent_asked_for_a_poem_in_a_file_that_left_nothing_is_blocked(
+    session: Session,
+) -> None:
     agent = session.root / "agent-a5bdbc1.jsonl"
-    agent.write_bytes((CC / "moredip-0ccf1a04.subagents.agent-a5bdbc1.jsonl").read_bytes())
+    text = (CC / "moredip-0ccf1a04.subagents.agent-a5bdbc1.jsonl").read_text(encoding="utf-8")
+    asked = "Write a poem about Thai yellow curry."
+    assert asked in text
+    agent.write_text(text.replace(asked, "Write a poem about Thai yellow curry into poem.md."))
     session.copy_real("moredip-0ccf1a04-curry-poems-5-subagents.jsonl")
     result = session.stop(
         hook_event_name="SubagentStop", agent_id="a5bdbc1", agent_transcript_path=str(agent)
     )
-    # "Write a poem ..." reads as a change request to earnest.effects; the subagent only
-    # searched the web and answered, so nothing in the workspace backs it.
+    # Now a file was asked for; the subagent only searched the web and answered.
     assert blocked(result)
     assert "completion-without-effect" in decision(result)["reason"]
     state = json.loads(next(session.state.glob("claude-code-*.json")).read_text())["state"]
