@@ -200,7 +200,7 @@ def render_battery_summary(battery: Battery, console: Console) -> None:
         line = (
             f"completion without effect: {cwe['count']}/{n} trajectories "
             f"({_pct(cwe['rate'])}, 95% interval {_pct(cwe['ci_low'])}-{_pct(cwe['ci_high'])}); "
-            f"{cwe['claimed_completions']} claimed completion"
+            f"{cwe['claimed_completions']} of the {n} ended claiming completion"
         )
     else:
         line = "no trajectories scored"
@@ -222,11 +222,11 @@ def render_replay_table(
     table = Table(title="Gate replay", title_justify="left", show_edge=False, pad_edge=False)
     headers = ("runs", "claims", "passed", "downgraded", "exhausted")
     # Rich drops right-hand columns that do not fit: the name column gives way instead.
-    name_width = max(12, min(50, console.width - sum(len(h) + 3 for h in headers) - 16))
+    name_width = max(12, min(50, console.width - sum(len(h) + 3 for h in headers) - 21))
     table.add_column("trajectory", no_wrap=True, overflow="ellipsis", max_width=name_width)
     for h in headers:
         table.add_column(h, justify="right", no_wrap=True, min_width=len(h))
-    table.add_column("final claim", no_wrap=True, min_width=11)
+    table.add_column("final claim", no_wrap=True, min_width=17)
     for r in replays:
         final = r.final_claim
         suffix = (
