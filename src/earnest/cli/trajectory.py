@@ -29,7 +29,8 @@ trajectory_app = typer.Typer(
     name="trajectory",
     help=(
         "Agent trajectories: read real agent logs (Claude Code, Codex, Gemini CLI, OpenHands, "
-        "SWE-agent, tau-bench, ATIF, ...) into one normalized model."
+        "SWE-agent, tau-bench, ATIF, ...) into one normalized model; score them and replay "
+        "the effect gate over them."
     ),
     no_args_is_help=True,
     add_completion=False,
