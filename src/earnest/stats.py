@@ -35,9 +35,7 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def newcombe_interval(
-    s1: int, n1: int, s2: int, n2: int, z: float = Z95
-) -> tuple[float, float]:
+def newcombe_interval(s1: int, n1: int, s2: int, n2: int, z: float = Z95) -> tuple[float, float]:
     """Newcombe's hybrid score interval for the difference ``s1/n1 - s2/n2``.
 
     Built from the two Wilson intervals (Newcombe 1998, method 10), so it stays inside

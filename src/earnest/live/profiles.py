@@ -214,7 +214,7 @@ def profile_from_table(name: str, table: Any, *, file: Path, prefix: str) -> Pro
     else:
         if not isinstance(spec, str) or not spec:
             raise InputError(
-                file, f"{place}.provider", "missing (e.g. provider = \"openai:gpt-4o-mini\")"
+                file, f"{place}.provider", 'missing (e.g. provider = "openai:gpt-4o-mini")'
             )
         profile = parse_spec(name, spec, file=file, place=f"{place}.provider", model=model)
     return _with_options(profile, table, file=file, place=place)

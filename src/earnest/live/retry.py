@@ -44,7 +44,7 @@ class RetryPolicy:
         if retry_after is not None:
             # The server said when; add a little jitter so a burst does not return in lockstep.
             return min(max(retry_after, 0.0), MAX_RETRY_AFTER) + r * min(self.base, 1.0) * 0.1
-        ceiling = min(self.cap, self.base * (2**attempt))
+        ceiling = min(self.cap, self.base * float(2**attempt))
         return ceiling * (0.5 + 0.5 * r)
 
 

@@ -147,12 +147,39 @@ class SampleRecord:
         return (self.fixture_id, self.profile, self.arm, self.epoch)
 
 
-_COLUMNS = (
-    "run_id fixture_id profile arm epoch rule_id agent provider model reply_model params_json "
-    "prompt_hash agent_doc_sha256 fixture_sha256 displayed_order raw_reply reply verdict reason "
-    "chosen rationalizations judgement_json void error error_kind attempts latency tokens_in "
-    "tokens_out cost finished_at"
-).split()
+_COLUMNS = [
+    "run_id",
+    "fixture_id",
+    "profile",
+    "arm",
+    "epoch",
+    "rule_id",
+    "agent",
+    "provider",
+    "model",
+    "reply_model",
+    "params_json",
+    "prompt_hash",
+    "agent_doc_sha256",
+    "fixture_sha256",
+    "displayed_order",
+    "raw_reply",
+    "reply",
+    "verdict",
+    "reason",
+    "chosen",
+    "rationalizations",
+    "judgement_json",
+    "void",
+    "error",
+    "error_kind",
+    "attempts",
+    "latency",
+    "tokens_in",
+    "tokens_out",
+    "cost",
+    "finished_at",
+]
 _KEY = ("run_id", "fixture_id", "profile", "arm", "epoch")
 
 
@@ -178,9 +205,7 @@ class RunStore:
                 "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
                 (str(SCHEMA_VERSION),),
             )
-            row = self._db.execute(
-                "SELECT value FROM meta WHERE key = 'schema_version'"
-            ).fetchone()
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         except sqlite3.DatabaseError as exc:
             raise InputError(self.path, None, f"not an earnest run store: {exc}") from None
         if row is None or int(row[0]) != SCHEMA_VERSION:
@@ -242,7 +267,9 @@ class RunStore:
         )
 
     def list_runs(self) -> list[RunInfo]:
-        ids = [r[0] for r in self._db.execute("SELECT run_id FROM runs ORDER BY created_at, run_id")]
+        ids = [
+            r[0] for r in self._db.execute("SELECT run_id FROM runs ORDER BY created_at, run_id")
+        ]
         return [self.get_run(i) for i in ids]
 
     def set_status(self, run_id: str, status: str) -> None:

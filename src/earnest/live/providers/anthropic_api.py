@@ -144,8 +144,9 @@ class AnthropicProvider:
                     retry_after=retry_after,
                     status=status,
                 )
-            kind = "auth" if status in (401, 403) else "bad_request"
-            return ProviderError(f"HTTP {status}: {body}", kind=kind, status=status)
+            if status in (401, 403):
+                return ProviderError(f"HTTP {status}: {body}", kind="auth", status=status)
+            return ProviderError(f"HTTP {status}: {body}", kind="bad_request", status=status)
         if isinstance(exc, an.APIResponseValidationError):
             return ProviderError(f"malformed response: {exc}", kind="malformed")
         return ProviderError(f"{type(exc).__name__}: {exc}", kind="error")

@@ -67,18 +67,12 @@ class OpenAIProvider:
                 )
             api_key = LOCAL_API_KEY
         self._local = is_local_url(profile.base_url)
-        self._client = openai.AsyncOpenAI(
-            api_key=api_key, base_url=profile.base_url, max_retries=0
-        )
+        self._client = openai.AsyncOpenAI(api_key=api_key, base_url=profile.base_url, max_retries=0)
         self._fixed_token_param = profile.token_param != "auto"
         self._token_param = (
-            profile.token_param
-            if self._fixed_token_param
-            else initial_token_param(profile.model)
+            profile.token_param if self._fixed_token_param else initial_token_param(profile.model)
         )
-        self._known_kwargs = set(
-            inspect.signature(self._client.chat.completions.create).parameters
-        )
+        self._known_kwargs = set(inspect.signature(self._client.chat.completions.create).parameters)
 
     def _request(self, system: str, user: str, params: Mapping[str, Any]) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
@@ -148,9 +142,7 @@ class OpenAIProvider:
             raw = str(resp)
         choices = getattr(resp, "choices", None)
         if not choices:
-            raise ProviderError(
-                "the response has no choices", kind="malformed", raw=raw[:2000]
-            )
+            raise ProviderError("the response has no choices", kind="malformed", raw=raw[:2000])
         message = getattr(choices[0], "message", None)
         content = getattr(message, "content", None)
         if content is not None and not isinstance(content, str):
@@ -193,8 +185,9 @@ class OpenAIProvider:
                     retry_after=retry_after,
                     status=status,
                 )
-            kind = "auth" if status in (401, 403) else "bad_request"
-            return ProviderError(f"HTTP {status}: {body}", kind=kind, status=status)
+            if status in (401, 403):
+                return ProviderError(f"HTTP {status}: {body}", kind="auth", status=status)
+            return ProviderError(f"HTTP {status}: {body}", kind="bad_request", status=status)
         if isinstance(exc, oa.APIResponseValidationError):
             return ProviderError(f"malformed response: {exc}", kind="malformed")
         return ProviderError(f"{type(exc).__name__}: {exc}", kind="error")

@@ -1,0 +1,104 @@
+"""``replay:FILE`` — recorded replies instead of a model, for dry runs and tests.
+
+The file is recorded-replies JSONL (read by ``earnest.pressure.replies``), e.g. the output
+of ``earnest export``. A sample is answered by the line with the same fixture, arm and
+epoch (and profile, when the file has several); failing that, by the fixture and arm, then by
+the fixture alone. A recorded ``order`` is kept, so the reply is judged against the options
+as they were displayed when it was recorded. No line for a fixture → the sample is void.
+
+Example:
+    >>> ReplayProvider.lookup_keys(SampleKey("PRS-1", "rule", 2, "mini"))[0]
+    ('PRS-1', 'rule', 2, 'mini')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from earnest.errors import InputError
+from earnest.live.profiles import Profile
+from earnest.live.providers.base import (
+    ProviderError,
+    ProviderReply,
+    SampleKey,
+)
+
+
+class ReplayProvider:
+    """Answers from a recorded-replies file; never touches the network."""
+
+    def __init__(self, profile: Profile, *, base: Path | None = None) -> None:
+        from earnest.pressure.replies import load_replies
+
+        assert profile.file is not None
+        path = Path(profile.file)
+        if not path.is_absolute() and base is not None and not path.exists():
+            path = base / path
+        if not path.is_file():
+            raise InputError(path, None, f"profile {profile.name}: no such recorded-replies file")
+        self.name = profile.spec
+        self.model = profile.model
+        self.path = path
+        self._index: dict[tuple[Any, ...], Any] = {}
+        for rec in load_replies(path):
+            for k in self.record_keys(rec):
+                self._index.setdefault(k, rec)
+
+    @staticmethod
+    def record_keys(rec: Any) -> list[tuple[Any, ...]]:
+        fixture = rec.fixture_id
+        arm = getattr(rec, "arm", None) or "rule"
+        epoch = getattr(rec, "epoch", None)
+        epoch = 0 if epoch is None else int(epoch)
+        profile = getattr(rec, "profile", None)
+        keys: list[tuple[Any, ...]] = []
+        if profile:
+            keys.append((fixture, arm, epoch, profile))
+        keys += [(fixture, arm, epoch), (fixture, arm), (fixture,)]
+        return keys
+
+    @staticmethod
+    def lookup_keys(key: SampleKey) -> list[tuple[Any, ...]]:
+        return [
+            (key.fixture_id, key.arm, key.epoch, key.profile),
+            (key.fixture_id, key.arm, key.epoch),
+            (key.fixture_id, key.arm),
+            (key.fixture_id,),
+        ]
+
+    async def complete(
+        self,
+        system: str,
+        user: str,
+        *,
+        params: Mapping[str, Any],
+        timeout: float,
+        key: SampleKey | None = None,
+    ) -> ProviderReply:
+        if key is None:
+            raise ProviderError("replay needs the sample key", kind="missing_reply")
+        for k in self.lookup_keys(key):
+            rec = self._index.get(k)
+            if rec is not None:
+                order = getattr(rec, "order", None)
+                return ProviderReply(
+                    text=rec.response,
+                    raw=rec.response,
+                    tokens_in=None,
+                    tokens_out=None,
+                    cost=0.0,
+                    latency=0.0,
+                    order=tuple(order) if order else None,
+                    model=getattr(rec, "model", None),
+                )
+        raise ProviderError(
+            f"no recorded reply for {key.fixture_id} in {self.path}", kind="missing_reply"
+        )
+
+    async def aclose(self) -> None:
+        return None
+
+
+__all__ = ["ReplayProvider"]
