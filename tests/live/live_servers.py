@@ -169,7 +169,9 @@ class FakeModelServer:
         self.requests: list[Request] = []
         self._lock = threading.Lock()
         self._server = _Server(self)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     @property
     def port(self) -> int:
@@ -204,8 +206,6 @@ class FakeModelServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-
 
 
 def main(argv: list[str] | None = None) -> int:

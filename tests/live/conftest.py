@@ -1,0 +1,10 @@
+"""Live tests import the local model servers from this folder (``live_servers``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
