@@ -13,8 +13,8 @@ Run as a script it serves until killed (used by ``benchmarks/bench_live.py``):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-import re
 import socket
 import sys
 import threading
@@ -74,7 +74,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: _Server
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
     def do_POST(self) -> None:
@@ -90,10 +90,8 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(action.delay)
         if action.drop:
             self.close_connection = True
-            try:
+            with contextlib.suppress(OSError):
                 self.connection.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             return
         if action.body is not None:
             payload = action.body

@@ -65,9 +65,8 @@ def test_max_tokens_from_params() -> None:
     ],
 )
 def test_faults(action: Action, kind: str, retryable: bool) -> None:
-    with FakeModelServer(lambda r: action) as srv:
-        with pytest.raises(ProviderError) as info:
-            complete(provider(srv), timeout=0.4)
+    with FakeModelServer(lambda r: action) as srv, pytest.raises(ProviderError) as info:
+        complete(provider(srv), timeout=0.4)
     assert (info.value.kind, info.value.retryable) == (kind, retryable)
 
 

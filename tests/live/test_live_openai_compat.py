@@ -116,9 +116,8 @@ def test_a_fixed_token_parameter_is_not_switched() -> None:
     ],
 )
 def test_faults_become_provider_errors(action: Action, kind: str, retryable: bool) -> None:
-    with FakeModelServer(lambda r: action) as srv:
-        with pytest.raises(ProviderError) as info:
-            complete(provider(srv), timeout=0.4)
+    with FakeModelServer(lambda r: action) as srv, pytest.raises(ProviderError) as info:
+        complete(provider(srv), timeout=0.4)
     assert (info.value.kind, info.value.retryable) == (kind, retryable)
     if kind == "rate_limit":
         assert info.value.retry_after == 7.0
