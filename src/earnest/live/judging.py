@@ -13,7 +13,6 @@ Example:
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,7 +42,9 @@ class Rendered:
 def render(suite: Suite, fixture: Fixture, *, arm: str, seed: int | None) -> Rendered:
     from earnest.pressure.prompt import render_prompt
 
-    r = render_prompt(suite, fixture, arm=arm, seed=seed)  # type: ignore[arg-type]
+    if arm not in ("rule", "ablated"):
+        raise ValueError(f"unknown arm {arm!r}")
+    r = render_prompt(suite, fixture, arm="rule" if arm == "rule" else "ablated", seed=seed)
     return Rendered(system=r.system, user=r.user, order=tuple(r.order))
 
 
@@ -53,39 +54,24 @@ class Judged:
     reason: str
     chosen: tuple[str, ...]
     rationalizations: tuple[str, ...]
+    unmatched_failure: bool
     judgement: dict[str, Any]
 
 
 def judge_reply(suite: Suite, fixture: Fixture, text: str, order: Sequence[str]) -> Judged:
+    """Judge ``text`` with ``earnest.pressure.verdict.judge`` (the one verdict function)."""
     from earnest.pressure.verdict import judge
 
     j = judge(fixture, suite.rules, text, order=tuple(order))
-    data = _jsonable(j)
-    chosen = getattr(j, "choices", None) or getattr(j, "chosen", None) or ()
-    matched = getattr(j, "rationalizations", None) or ()
+    chosen = j.choices or ((j.choice,) if j.choice is not None else ())
     return Judged(
-        verdict=str(j.verdict),
-        reason=str(getattr(j, "reason", "") or ""),
-        chosen=tuple(str(c) for c in chosen),
-        rationalizations=tuple(_excuse(m) for m in matched),
-        judgement=data if isinstance(data, dict) else {"value": data},
+        verdict=j.verdict,
+        reason=j.reason,
+        chosen=tuple(chosen),
+        rationalizations=tuple(m.excuse for m in j.matched_rationalizations),
+        unmatched_failure=j.unmatched_failure,
+        judgement=j.as_dict(),
     )
-
-
-def _excuse(m: Any) -> str:
-    return str(getattr(m, "excuse", m))
-
-
-def _jsonable(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [_jsonable(v) for v in value]
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    return str(value)
 
 
 __all__ = ["Judged", "Rendered", "judge_reply", "render", "sample_seed"]

@@ -84,17 +84,18 @@ def summary_table(s: RunSummary) -> str:
             str(c.void) if c.void else "",
         )
     console.print(cells)
-    matched = [c for c in s.cells if c.matched or c.unmatched]
-    if matched:
-        rt = Table(title="rationalizations", title_justify="left")
-        for col in ("fixture", "profile", "arm", "matched", "never matched"):
+    failing = [c for c in s.cells if c.n > c.passes]
+    if failing:
+        rt = Table(title="rationalizations in failed replies", title_justify="left")
+        for col in ("fixture", "profile", "arm", "matched", "unmatched failures", "never matched"):
             rt.add_column(col, overflow="fold")
-        for c in matched:
+        for c in failing:
             rt.add_row(
                 c.fixture_id,
                 c.profile,
                 c.arm,
                 "; ".join(f"{n}× {e}" for e, n in c.matched.items()) or "-",
+                str(c.unmatched_failures),
                 "; ".join(c.unmatched) or "-",
             )
         console.print(rt)

@@ -385,6 +385,7 @@ class Runner:
             reason=judged.reason,
             chosen=judged.chosen,
             rationalizations=judged.rationalizations,
+            unmatched_failure=judged.unmatched_failure,
             judgement=judged.judgement,
             attempts=attempts,
             latency=reply.latency,

@@ -137,8 +137,9 @@ def configured(suite: Suite, ov: Overrides) -> LiveConfig:
     return dataclasses.replace(cfg, **changes)  # type: ignore[arg-type]
 
 
-def _providers(config: LiveConfig, base: Path) -> dict[str, Provider]:
-    return {p.name: make_provider(p, base=base) for p in config.profiles}
+def _providers(config: LiveConfig, suite: Suite, base: Path) -> dict[str, Provider]:
+    fixtures = {f.id: f for f in suite.fixtures}
+    return {p.name: make_provider(p, base=base, fixtures=fixtures) for p in config.profiles}
 
 
 def plan_new(suite_dir: Path, ov: Overrides) -> RunPlan:
@@ -159,7 +160,7 @@ def plan_new(suite_dir: Path, ov: Overrides) -> RunPlan:
         total=len(prepared),
         earnest_version=__version__,
     )
-    providers = _providers(config, suite_dir)
+    providers = _providers(config, suite, suite_dir)
     return RunPlan(suite, config, run, prepared, prepared, providers)
 
 
@@ -193,7 +194,7 @@ def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overri
     judged = set(store.iter_keys(run_id, judged_only=True))
     prepared = [prepare(suite, p, config, run.checksums) for p in planned]
     pending = [p for p in prepared if p.planned.key not in judged]
-    providers = _providers(config, root) if pending else {}
+    providers = _providers(config, suite, root) if pending else {}
     return RunPlan(suite, config, run, prepared, pending, providers, resumed=True)
 
 

@@ -72,6 +72,7 @@ CREATE TABLE IF NOT EXISTS samples (
     reason TEXT,
     chosen TEXT,
     rationalizations TEXT,
+    unmatched_failure INTEGER NOT NULL DEFAULT 0,
     judgement_json TEXT,
     void INTEGER NOT NULL DEFAULT 0,
     error TEXT,
@@ -130,6 +131,7 @@ class SampleRecord:
     reason: str | None = None
     chosen: tuple[str, ...] = ()
     rationalizations: tuple[str, ...] = ()
+    unmatched_failure: bool = False
     judgement: dict[str, Any] | None = None
     void: bool = False
     error: str | None = None
@@ -323,6 +325,7 @@ def _row(rec: SampleRecord) -> tuple[Any, ...]:
     d["judgement_json"] = None if rec.judgement is None else json.dumps(rec.judgement)
     d.pop("judgement")
     d["void"] = 1 if rec.void else 0
+    d["unmatched_failure"] = 1 if rec.unmatched_failure else 0
     return tuple(d[c] for c in _COLUMNS)
 
 
@@ -351,6 +354,7 @@ def _record(d: dict[str, Any]) -> SampleRecord:
         reason=d["reason"],
         chosen=load_list(d["chosen"]),
         rationalizations=load_list(d["rationalizations"]),
+        unmatched_failure=bool(d["unmatched_failure"]),
         judgement=json.loads(d["judgement_json"]) if d["judgement_json"] else None,
         void=bool(d["void"]),
         error=d["error"],

@@ -8,6 +8,10 @@
   failed, so the run does not show that the rule does anything. ``choice_delta`` is the same
   difference for picking the compliant option at all (pass or fail-citation), since the ablated
   agent cannot cite a rule it was never shown.
+- Rationalizations (matched by the verdict function in failed replies): ``matched`` counts the
+  fixture's recorded excuses that replies used; ``never_matched`` lists recorded excuses no reply
+  used; ``unmatched_failures`` counts failed replies that used none of them — read those, they
+  hold a new excuse to record with its counter.
 
 Example:
     >>> cell_of([]).rate is None
@@ -47,6 +51,7 @@ class Cell:
     pass_hat_k: Mapping[int, float]
     matched: Mapping[str, int]
     unmatched: tuple[str, ...]
+    unmatched_failures: int
     errors: Mapping[str, int]
 
     def to_json(self) -> dict[str, Any]:
@@ -63,7 +68,11 @@ class Cell:
             "pass_rate": self.rate,
             "interval": list(self.interval),
             "pass_hat_k": {str(k): v for k, v in self.pass_hat_k.items()},
-            "rationalizations": {"matched": dict(self.matched), "unmatched": list(self.unmatched)},
+            "rationalizations": {
+                "matched": dict(self.matched),
+                "never_matched": list(self.unmatched),
+                "unmatched_failures": self.unmatched_failures,
+            },
             "void_errors": dict(self.errors),
         }
 
@@ -92,6 +101,7 @@ def cell_of(records: Sequence[SampleRecord], known_excuses: Sequence[str] = ()) 
         pass_hat_k={k: pass_hat_k(passes, n, k) for k in range(1, n + 1)},
         matched=dict(sorted(matched.items())),
         unmatched=tuple(e for e in known_excuses if e not in matched),
+        unmatched_failures=sum(1 for r in judged if r.unmatched_failure),
         errors=dict(Counter(r.error_kind or "error" for r in records if r.void)),
     )
 

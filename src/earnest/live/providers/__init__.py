@@ -13,7 +13,9 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from earnest.live.profiles import Profile
 from earnest.live.providers.base import (
@@ -24,9 +26,18 @@ from earnest.live.providers.base import (
     SampleKey,
 )
 
+if TYPE_CHECKING:
+    from earnest.pressure.models import Fixture
 
-def make_provider(profile: Profile, *, base: Path | None = None) -> Provider:
-    """The provider for ``profile``; ``base`` resolves a relative replay file."""
+
+def make_provider(
+    profile: Profile,
+    *,
+    base: Path | None = None,
+    fixtures: Mapping[str, Fixture] | None = None,
+) -> Provider:
+    """The provider for ``profile``; a replay provider checks its file against ``fixtures``
+    and resolves a relative path against ``base`` (the suite folder)."""
     if profile.kind == "openai":
         from earnest.live.providers.openai_compat import OpenAIProvider
 
@@ -42,7 +53,7 @@ def make_provider(profile: Profile, *, base: Path | None = None) -> Provider:
     if profile.kind == "replay":
         from earnest.live.providers.replay import ReplayProvider
 
-        return ReplayProvider(profile, base=base)
+        return ReplayProvider(profile, fixtures=fixtures or {}, base=base)
     raise ProviderUnavailable(f"profile {profile.name}: unknown provider kind {profile.kind!r}")
 
 

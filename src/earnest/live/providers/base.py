@@ -27,6 +27,7 @@ ErrorKind = Literal[
     "malformed",
     "process",
     "missing_reply",
+    "agent_error",
     "error",
 ]
 

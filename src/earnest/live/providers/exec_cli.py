@@ -169,13 +169,22 @@ class ExecProvider:
 
 
 def reply_from_stdout(stdout: str, latency: float) -> ProviderReply:
-    """Unwrap the agent CLI's envelope and read what it says about its own cost and tokens."""
+    """Unwrap the agent CLI's envelope and read what it says about its own cost and tokens.
+
+    An envelope that reports a failed run (``is_error``, an API error, a failed turn) is a
+    provider failure — the sample is void — never an unparseable reply by the agent."""
     from earnest.pressure.envelopes import unwrap_envelope
 
-    text = unwrap_envelope(stdout)
+    unwrapped = unwrap_envelope(stdout)
+    if unwrapped.error is not None:
+        raise ProviderError(
+            f"the agent CLI reports a failed run ({unwrapped.envelope}): {unwrapped.error}",
+            kind="agent_error",
+            raw=stdout,
+        )
     cost, tokens_in, tokens_out = _envelope_usage(stdout)
     return ProviderReply(
-        text=text,
+        text=unwrapped.text,
         raw=stdout,
         tokens_in=tokens_in,
         tokens_out=tokens_out,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from earnest.errors import InputError
 from earnest.live.profiles import Profile
@@ -25,12 +25,24 @@ from earnest.live.providers.base import (
     SampleKey,
 )
 
+if TYPE_CHECKING:
+    from earnest.pressure.models import Fixture
+    from earnest.pressure.replies import ReplyRecord
+
+_Key = tuple[Any, ...]
+
 
 class ReplayProvider:
     """Answers from a recorded-replies file; never touches the network."""
 
-    def __init__(self, profile: Profile, *, base: Path | None = None) -> None:
-        from earnest.pressure.replies import load_replies
+    def __init__(
+        self,
+        profile: Profile,
+        *,
+        fixtures: Mapping[str, Fixture],
+        base: Path | None = None,
+    ) -> None:
+        from earnest.pressure.replies import read_replies
 
         assert profile.file is not None
         path = Path(profile.file)
@@ -41,26 +53,25 @@ class ReplayProvider:
         self.name = profile.spec
         self.model = profile.model
         self.path = path
-        self._index: dict[tuple[Any, ...], Any] = {}
-        for rec in load_replies(path):
+        self._index: dict[_Key, ReplyRecord] = {}
+        for rec in read_replies(path, fixtures):
             for k in self.record_keys(rec):
                 self._index.setdefault(k, rec)
 
     @staticmethod
-    def record_keys(rec: Any) -> list[tuple[Any, ...]]:
+    def record_keys(rec: ReplyRecord) -> list[_Key]:
         fixture = rec.fixture_id
-        arm = getattr(rec, "arm", None) or "rule"
-        epoch = getattr(rec, "epoch", None)
-        epoch = 0 if epoch is None else int(epoch)
-        profile = getattr(rec, "profile", None)
-        keys: list[tuple[Any, ...]] = []
-        if profile:
+        arm = rec.arm or "rule"
+        epoch = rec.epoch or 0
+        profile = rec.extra.get("profile")
+        keys: list[_Key] = []
+        if isinstance(profile, str) and profile:
             keys.append((fixture, arm, epoch, profile))
         keys += [(fixture, arm, epoch), (fixture, arm), (fixture,)]
         return keys
 
     @staticmethod
-    def lookup_keys(key: SampleKey) -> list[tuple[Any, ...]]:
+    def lookup_keys(key: SampleKey) -> list[_Key]:
         return [
             (key.fixture_id, key.arm, key.epoch, key.profile),
             (key.fixture_id, key.arm, key.epoch),
@@ -82,16 +93,12 @@ class ReplayProvider:
         for k in self.lookup_keys(key):
             rec = self._index.get(k)
             if rec is not None:
-                order = getattr(rec, "order", None)
                 return ProviderReply(
                     text=rec.response,
                     raw=rec.response,
-                    tokens_in=None,
-                    tokens_out=None,
                     cost=0.0,
-                    latency=0.0,
-                    order=tuple(order) if order else None,
-                    model=getattr(rec, "model", None),
+                    order=rec.order,
+                    model=rec.model,
                 )
         raise ProviderError(
             f"no recorded reply for {key.fixture_id} in {self.path}", kind="missing_reply"
