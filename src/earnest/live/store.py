@@ -171,6 +171,7 @@ _COLUMNS = [
     "reason",
     "chosen",
     "rationalizations",
+    "unmatched_failure",
     "judgement_json",
     "void",
     "error",
