@@ -42,7 +42,7 @@ def test_reply_usage_and_request_shape() -> None:
         reply = complete(provider(srv), {"temperature": 0.2, "max_tokens": 64, "num_ctx": 4096})
         (req,) = srv.requests
     assert reply.text == "CHOICE: B\nper Rule 8"
-    assert (reply.tokens_in, reply.tokens_out, reply.cost) == (120, 7, 0.0)
+    assert (reply.tokens_in, reply.tokens_out, reply.cost) == (120, 7, None)
     assert reply.model == "llama3" and '"chatcmpl-local"' in reply.raw and reply.latency > 0
     assert req.path == "/v1/chat/completions"
     assert prompt_of(req) == ("SYSTEM DOC", "USER PROMPT")

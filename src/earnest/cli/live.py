@@ -66,6 +66,12 @@ def run(
         int | None,
         typer.Option("--retries", min=0, help="Retries on 429, 5xx, dropped connections."),
     ] = None,
+    backoff: Annotated[
+        float | None,
+        typer.Option(
+            "--backoff", min=0.0, help="First retry delay in seconds (doubles, jittered)."
+        ),
+    ] = None,
     store: StoreOpt = DEFAULT_STORE,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="Shuffle seed.")] = None,
     no_shuffle: Annotated[
@@ -110,6 +116,7 @@ def run(
         concurrency=concurrency,
         timeout=timeout,
         retries=retries,
+        backoff=backoff,
         seed=seed,
         shuffle=False if no_shuffle else None,
         max_cost=max_cost,

@@ -51,6 +51,7 @@ class Overrides:
     concurrency: int | None = None
     timeout: float | None = None
     retries: int | None = None
+    backoff: float | None = None
     seed: int | None = None
     shuffle: bool | None = None
     max_cost: float | None = None
@@ -126,7 +127,16 @@ def configured(suite: Suite, ov: Overrides) -> LiveConfig:
         ]
     cfg = dataclasses.replace(base, profiles=tuple(profiles))
     changes: dict[str, object] = {}
-    for attr in ("samples", "concurrency", "timeout", "retries", "seed", "shuffle", "max_cost"):
+    for attr in (
+        "samples",
+        "concurrency",
+        "timeout",
+        "retries",
+        "backoff",
+        "seed",
+        "shuffle",
+        "max_cost",
+    ):
         value = getattr(ov, attr)
         if value is not None:
             changes[attr] = value
@@ -178,7 +188,7 @@ def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overri
     suite = _load_suite(root)
     stored = LiveConfig.from_dict(run.config)
     changes: dict[str, object] = {}
-    for attr in ("concurrency", "timeout", "retries", "max_cost"):
+    for attr in ("concurrency", "timeout", "retries", "backoff", "max_cost"):
         value = getattr(ov, attr)
         if value is not None:
             changes[attr] = value

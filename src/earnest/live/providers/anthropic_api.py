@@ -18,7 +18,6 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from earnest.live.cost import is_local_url
 from earnest.live.profiles import Profile
 from earnest.live.providers.base import (
     ProviderError,
@@ -52,7 +51,6 @@ class AnthropicProvider:
             if profile.base_url is None:
                 raise ProviderUnavailable(f"profile {profile.name}: {env_name} is not set")
             api_key = "earnest-local"
-        self._local = is_local_url(profile.base_url)
         self._client = anthropic.AsyncAnthropic(
             api_key=api_key, base_url=profile.base_url, max_retries=0
         )
@@ -112,7 +110,6 @@ class AnthropicProvider:
             raw=raw,
             tokens_in=getattr(usage, "input_tokens", None),
             tokens_out=getattr(usage, "output_tokens", None),
-            cost=0.0 if self._local else None,
             latency=latency,
             model=getattr(resp, "model", None),
         )

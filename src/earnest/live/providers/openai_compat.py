@@ -23,7 +23,6 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from earnest.live.cost import is_local_url
 from earnest.live.profiles import Profile
 from earnest.live.providers.base import (
     ProviderError,
@@ -66,7 +65,6 @@ class OpenAIProvider:
                     "(or pass --base-url for a local OpenAI-compatible server)"
                 )
             api_key = LOCAL_API_KEY
-        self._local = is_local_url(profile.base_url)
         self._client = openai.AsyncOpenAI(api_key=api_key, base_url=profile.base_url, max_retries=0)
         self._fixed_token_param = profile.token_param != "auto"
         self._token_param = (
@@ -153,7 +151,6 @@ class OpenAIProvider:
             raw=raw,
             tokens_in=getattr(usage, "prompt_tokens", None),
             tokens_out=getattr(usage, "completion_tokens", None),
-            cost=0.0 if self._local else None,
             latency=latency,
             model=getattr(resp, "model", None),
         )
