@@ -87,7 +87,7 @@ def test_timeouts_and_exhausted_retries_are_void_never_unparseable(tmp_path: Pat
         **{"LIVE-001": Action(delay=2.0, text="late"), "LIVE-002": Action(status=503)},
     )
     with FakeModelServer(script) as srv:
-        result, info, samples = run(
+        _result, info, samples = run(
             suite,
             tmp_path / "runs.db",
             profiles=("local=openai:m",),
@@ -242,7 +242,7 @@ def test_an_exec_agent_run_unwraps_envelopes_and_voids_a_hang(tmp_path: Path) ->
     agent = tmp_path / "agent.py"
     agent.write_text(CLAUDE_LIKE)
     # LIVE-000's compliant option is A; with no shuffle it is displayed as A
-    _, info, samples = run(
+    _, _info, samples = run(
         suite,
         tmp_path / "runs.db",
         profiles=(f"cli=exec:cmd:{sys.executable} {agent} A",),
