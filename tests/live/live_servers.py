@@ -72,6 +72,9 @@ def displayed_letter(user: str, option_texts: Sequence[str], wanted: str) -> str
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes; without TCP_NODELAY, Nagle's algorithm and
+    # the client's delayed ACK stall every keep-alive reply by tens of milliseconds.
+    disable_nagle_algorithm = True
     server: _Server
 
     def log_message(self, format: str, *args: Any) -> None:
