@@ -131,6 +131,14 @@ def run(
     except ProviderUnavailable as exc:
         raise InputError(None, None, str(exc)) from None
 
+    broken = plan.broken_fixture_files
+    if broken:
+        print(
+            f"earnest: warning: {len(broken)} fixture file(s) did not load and are left out "
+            f"(run `earnest lint`): {', '.join(str(p) for p in broken[:3])}"
+            + (" ..." if len(broken) > 3 else ""),
+            file=sys.stderr,
+        )
     est = plan.estimate
     cfg = plan.config
     print(

@@ -101,7 +101,12 @@ def suite_checksums(suite: Suite, fixtures: Sequence[Fixture]) -> dict[str, Any]
     for f in fixtures:
         doc = find_agent(suite, f.agent)
         if doc is None:
-            raise InputError(f.path, "agent", f"agent doc {f.agent!r} not found in the suite")
+            raise InputError(
+                f.path,
+                "agent",
+                f"agent doc {f.agent!r} not found in the suite "
+                "(run `earnest lint`, or leave the fixture out with --fixtures)",
+            )
         agents[doc.name] = sha256_file(doc.path)
         fx[f.id] = {
             "sha256": sha256_file(f.path),

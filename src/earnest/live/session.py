@@ -82,6 +82,11 @@ class RunPlan:
     resumed: bool = False
 
     @property
+    def broken_fixture_files(self) -> list[Path]:
+        """Fixture files that did not load (``earnest lint`` says why): left out of the run."""
+        return [f.path for f in self.suite.fixture_files if f.fixture is None]
+
+    @property
     def estimate(self) -> Estimate:
         return estimate(self.pending)
 

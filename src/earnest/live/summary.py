@@ -100,7 +100,10 @@ def cell_of(records: Sequence[SampleRecord], known_excuses: Sequence[str] = ()) 
         interval=wilson_interval(passes, n),
         pass_hat_k={k: pass_hat_k(passes, n, k) for k in range(1, n + 1)},
         matched=dict(sorted(matched.items())),
-        unmatched=tuple(e for e in known_excuses if e not in matched),
+        # "never matched" only means something where replies failed (passes are not matched)
+        unmatched=tuple(e for e in known_excuses if e not in matched)
+        if any(r.verdict != "pass" for r in judged)
+        else (),
         unmatched_failures=sum(1 for r in judged if r.unmatched_failure),
         errors=dict(Counter(r.error_kind or "error" for r in records if r.void)),
     )
