@@ -10,9 +10,16 @@ Example:
 """
 
 from earnest.pressure.agents import parse_agent_doc
-from earnest.pressure.citations import normalize_rule_id, rule_mentions
+from earnest.pressure.citations import (
+    RuleCitations,
+    citations_for,
+    normalize_phrase,
+    normalize_rule_id,
+    rule_mentions,
+)
 from earnest.pressure.config import load_config
 from earnest.pressure.doctrine import parse_doctrine
+from earnest.pressure.envelopes import Unwrapped, unwrap_envelope
 from earnest.pressure.fixtures import build_fixture, load_fixture_file
 from earnest.pressure.models import (
     PRESSURES,
@@ -28,28 +35,59 @@ from earnest.pressure.models import (
     SuiteConfig,
     Verdict,
 )
+from earnest.pressure.parse import UNPARSEABLE_REASONS, Decision, parse_decision
+from earnest.pressure.rationalizations import (
+    MATCH_THRESHOLD,
+    RationalizationMatch,
+    fixture_rationalizations,
+    match_rationalizations,
+)
+from earnest.pressure.replies import ReplyRecord, read_replies
+from earnest.pressure.score import ScoredReply, ScoreResult, iter_scored, score_replies
 from earnest.pressure.suite import find_agent, load_suite
+from earnest.pressure.verdict import Criterion, Judgement, judge
 
 __all__ = [
+    "MATCH_THRESHOLD",
     "PRESSURES",
+    "UNPARSEABLE_REASONS",
     "VERDICTS",
     "AgentDoc",
     "Choice",
+    "Criterion",
+    "Decision",
     "Diagnostic",
     "Fixture",
     "FixtureFile",
+    "Judgement",
     "Rationalization",
+    "RationalizationMatch",
+    "ReplyRecord",
     "Rule",
+    "RuleCitations",
+    "ScoreResult",
+    "ScoredReply",
     "Suite",
     "SuiteConfig",
+    "Unwrapped",
     "Verdict",
     "build_fixture",
+    "citations_for",
     "find_agent",
+    "fixture_rationalizations",
+    "iter_scored",
+    "judge",
     "load_config",
     "load_fixture_file",
     "load_suite",
+    "match_rationalizations",
+    "normalize_phrase",
     "normalize_rule_id",
     "parse_agent_doc",
+    "parse_decision",
     "parse_doctrine",
+    "read_replies",
     "rule_mentions",
+    "score_replies",
+    "unwrap_envelope",
 ]

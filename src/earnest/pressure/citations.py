@@ -4,14 +4,27 @@ One implementation serves both the agent docs' claims and the replies' citations
 what counts as naming a rule never differs between the two. ``Rule 60`` never names
 rule ``6``: ids are matched as whole tokens.
 
+A reply may also cite a rule by its title or a declared alias (:class:`RuleCitations`):
+case and punctuation are ignored and the phrase must stand as whole words, so the title
+"Never present a workaround" is cited by "NEVER *present*: a workaround" but not by
+"never present a workarounds".
+
 Example:
     >>> sorted(rule_mentions("Per Rules 4 and 6, and rule #12; not Rule 60's twin."))
     ['12', '4', '6', '60']
+    >>> from earnest.pressure.models import Rule
+    >>> cites = citations_for({"8": Rule("8", "Never present a workaround")})
+    >>> sorted(cites.cited("I will NEVER *present*: a workaround here."))
+    ['8']
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from earnest.pressure.models import Rule
 
 _ID = r"[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*"
 _NUMERIC_ID = r"(?=[A-Za-z.-]*\d)[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*"
@@ -29,8 +42,12 @@ def rule_mentions(text: str, known: frozenset[str] | set[str] | None = None) -> 
     An id with a digit always counts; one without (``Rule A``) only when it is in ``known``,
     so prose such as "any rule is a hard stop" names nothing.
     """
+    return _mentions(text, text.lower(), known)
+
+
+def _mentions(text: str, low: str, known: frozenset[str] | set[str] | None) -> set[str]:
     found: set[str] = set()
-    for m in _MENTION.finditer(text):
+    for m in _matches(text, low):
         first = _norm(m.group(1))
         if any(ch.isdigit() for ch in first) or (known is not None and first in known):
             found.add(first)
@@ -39,6 +56,22 @@ def rule_mentions(text: str, known: frozenset[str] | set[str] | None = None) -> 
         if m.group(2):
             found.update(_norm(x) for x in _SPLIT.findall(m.group(2)))
     return found
+
+
+def _matches(text: str, low: str) -> Iterator[re.Match[str]]:
+    # A case-insensitive scan that starts with \b tries every position; jumping between the
+    # occurrences of "rule" is ~25x faster on a typical 2 KB reply (scoring runs per reply).
+    if len(low) != len(text):  # rare characters change length when lowered: scan plainly
+        yield from _MENTION.finditer(text)
+        return
+    pos = low.find("rule")
+    while pos >= 0:
+        m = _MENTION.match(text, pos)
+        if m is None:
+            pos = low.find("rule", pos + 4)
+        else:
+            yield m
+            pos = low.find("rule", m.end())
 
 
 def _norm(rule_id: str) -> str:
@@ -51,4 +84,96 @@ def normalize_rule_id(rule_id: str | int) -> str:
     return _norm(str(rule_id).strip())
 
 
-__all__ = ["normalize_rule_id", "rule_mentions"]
+_WORDS = re.compile(r"[^\W_]+")
+_SEPARATOR = r"[\W_]+"
+
+
+def normalize_phrase(text: str) -> str:
+    """``text`` as lower-case words joined by single spaces: case and punctuation ignored."""
+    return " ".join(_WORDS.findall(text.lower()))
+
+
+def phrase_pattern(phrase: str) -> re.Pattern[str] | None:
+    """A pattern that finds ``phrase`` in *lower-cased* text, ignoring punctuation between its
+    words; ``None`` for a phrase without words. Use with :func:`phrase_in`."""
+    words = _WORDS.findall(phrase.lower())
+    if not words:
+        return None
+    # Starts with a literal (fast scan); the word boundary before it is checked in phrase_in.
+    return re.compile(_SEPARATOR.join(map(re.escape, words)) + r"(?![^\W_])")
+
+
+def phrase_in(pattern: re.Pattern[str], low: str) -> bool:
+    """Whether ``pattern`` (from :func:`phrase_pattern`) occurs in ``low`` as whole words."""
+    for m in pattern.finditer(low):
+        start = m.start()
+        if start == 0 or not low[start - 1].isalnum():
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class RuleCitations:
+    """Which rules a text cites, for one doctrine: ``Rule <id>`` mentions, titles and aliases.
+
+    Build it once per rule set (:func:`citations_for` caches it); :meth:`cited` runs per reply.
+    """
+
+    known: frozenset[str]
+    phrases: tuple[tuple[str, str, re.Pattern[str]], ...]
+    """(rule id, the phrase's longest word, pattern): the word is a cheap prefilter."""
+
+    @classmethod
+    def for_rules(cls, rules: Mapping[str, Rule]) -> RuleCitations:
+        phrases: list[tuple[str, str, re.Pattern[str]]] = []
+        for rule_id, rule in rules.items():
+            seen: set[str] = set()
+            for phrase in (rule.title, *rule.aliases):
+                key = normalize_phrase(phrase)
+                pattern = phrase_pattern(phrase)
+                if pattern is not None and key not in seen:
+                    seen.add(key)
+                    longest = max(key.split(), key=len)
+                    phrases.append((normalize_rule_id(rule_id), longest, pattern))
+        return cls(frozenset(normalize_rule_id(r) for r in rules), tuple(phrases))
+
+    def cited(self, text: str, low: str | None = None) -> set[str]:
+        """The ids of the rules ``text`` cites (``low``: ``text.lower()`` if already computed)."""
+        low = text.lower() if low is None else low
+        found = _mentions(text, low, self.known)
+        if self.phrases:
+            for rule_id, word, pattern in self.phrases:
+                if rule_id not in found and word in low and phrase_in(pattern, low):
+                    found.add(rule_id)
+        return found
+
+
+_CACHE: dict[int, tuple[Mapping[str, Rule], RuleCitations]] = {}
+_CACHE_SIZE = 64
+
+
+def citations_for(rules: Mapping[str, Rule]) -> RuleCitations:
+    """The cached :class:`RuleCitations` of ``rules``.
+
+    Cached by identity: a loaded suite's rules never change, and hashing a doctrine per reply
+    would cost more than matching it.
+    """
+    hit = _CACHE.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    built = RuleCitations.for_rules(rules)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.clear()
+    _CACHE[id(rules)] = (rules, built)
+    return built
+
+
+__all__ = [
+    "RuleCitations",
+    "citations_for",
+    "normalize_phrase",
+    "normalize_rule_id",
+    "phrase_in",
+    "phrase_pattern",
+    "rule_mentions",
+]

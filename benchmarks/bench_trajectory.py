@@ -1,0 +1,142 @@
+"""Claude Code transcript reader: throughput against a plain ``json.loads`` loop, and memory.
+
+Run: ``python benchmarks/bench_trajectory.py [--mb 40]``
+
+The input is built from real line shapes: every line of the shared Claude Code transcripts
+(``$EARNEST_SHARED/data/transcripts/claude-code``, default ``../shared``) that parses,
+cycled with message and tool ids renamed per cycle until the file reaches the size asked.
+Figures printed:
+
+* throughput of ``read_trajectories`` (full normalized read) and of a plain loop that does
+  nothing but ``json.loads`` each line, in the same run, and their ratio (target: the
+  reader at >= 50 MB/s on one core);
+* tracemalloc peak for two file sizes, for the full read (grows with the number of tool
+  calls kept, a bounded excerpt each, not with bytes) and for the stop hook's
+  ``read_claude_run`` (only the current run: flat).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from earnest.trajectory import ReadReport, read_claude_run, read_trajectories  # noqa: E402
+
+SHARED = Path(os.environ.get("EARNEST_SHARED", ROOT.parent / "shared"))
+SOURCES = SHARED / "data" / "transcripts" / "claude-code"
+
+
+def real_lines() -> list[bytes]:
+    """Every parseable line of the shared Claude Code transcripts, newline-terminated."""
+    lines: list[bytes] = []
+    for path in sorted(SOURCES.glob("*.jsonl")):
+        for raw in path.read_bytes().splitlines():
+            if raw.strip().startswith(b"{"):
+                try:
+                    json.loads(raw)
+                except ValueError:
+                    continue
+                lines.append(raw + b"\n")
+    if not lines:
+        raise SystemExit(f"no Claude Code transcripts found under {SOURCES}")
+    return lines
+
+
+def build(path: Path, lines: list[bytes], target: int) -> int:
+    """Cycle ``lines`` into ``path`` until it holds ``target`` bytes; returns cycles."""
+    cycle = 0
+    written = 0
+    with open(path, "wb") as handle:
+        while written < target:
+            tag = b"c%d_" % cycle
+            for raw in lines:
+                line = raw.replace(b'"msg_', b'"msg_' + tag).replace(b"toolu_", b"toolu_" + tag)
+                handle.write(line)
+                written += len(line)
+                if written >= target:
+                    break
+            cycle += 1
+    return cycle
+
+
+def plain_loop(path: Path) -> int:
+    count = 0
+    with open(path, "rb") as handle:
+        for raw in handle:
+            try:
+                json.loads(raw)
+            except ValueError:
+                continue
+            count += 1
+    return count
+
+
+def full_read(path: Path) -> int:
+    report = ReadReport()
+    return sum(len(t.tool_calls) for t in read_trajectories(path, report=report))
+
+
+def run_read(path: Path) -> int:
+    return len(read_claude_run(path).tool_calls)
+
+
+def best_time(function: Callable[[Path], int], path: Path, repeat: int = 3) -> tuple[float, int]:
+    best = float("inf")
+    result = 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = function(path)
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def peak(function: Callable[[Path], int], path: Path) -> tuple[int, int]:
+    tracemalloc.start()
+    try:
+        result = function(path)
+        return tracemalloc.get_traced_memory()[1], result
+    finally:
+        tracemalloc.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--mb", type=int, default=40, help="size of the larger file (MB)")
+    args = parser.parse_args()
+    lines = real_lines()
+    mb = 1024 * 1024
+    with tempfile.TemporaryDirectory() as tmp:
+        big = Path(tmp) / "big.jsonl"
+        small = Path(tmp) / "small.jsonl"
+        build(big, lines, args.mb * mb)
+        build(small, lines, max(args.mb // 4, 1) * mb)
+        size = big.stat().st_size
+        print(f"input: {size / mb:.1f} MB from {len(lines)} real Claude Code lines, cycled")
+        loop_s, parsed = best_time(plain_loop, big)
+        read_s, calls = best_time(full_read, big)
+        print(f"json.loads per line : {size / mb / loop_s:7.1f} MB/s  ({parsed} lines)")
+        print(f"read_trajectories   : {size / mb / read_s:7.1f} MB/s  ({calls} tool calls)")
+        print(f"ratio reader/plain  : {loop_s / read_s:7.2f}  (target: reader >= 50 MB/s)")
+        for label, function in (("full read", full_read), ("read_claude_run", run_read)):
+            figures = []
+            for path in (small, big):
+                used, count = peak(function, path)
+                figures.append(
+                    f"{path.stat().st_size / mb:5.1f} MB file -> peak {used / mb:6.1f} MB "
+                    f"({count} calls kept)"
+                )
+            print(f"memory, {label:15}: " + "; ".join(figures))
+
+
+if __name__ == "__main__":
+    main()

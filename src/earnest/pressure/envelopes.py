@@ -1,0 +1,392 @@
+"""Unwrap the JSON envelopes that agent CLIs and model APIs put around a reply.
+
+A headless agent CLI prints its answer inside a JSON object (or a JSONL event log) whose
+escaped newlines hide the ``CHOICE:`` line from a line-based parser. Scoring the raw
+envelope made every live reply unparseable in the harness earnest replaces, so every reply
+is unwrapped before it is parsed. Text that is not a known envelope passes through unchanged.
+
+Known envelopes (the ``envelope`` name recorded on the result):
+
+==================== ==========================================================================
+``claude-json``      Claude Code ``-p --output-format json``: ``{type: "result", result, ...}``
+                     and the older ``{role: "system", cost_usd, result, ...}``
+``claude-stream``    Claude Code ``--output-format stream-json``: the final ``result`` event's
+                     text, else the last top-level assistant message's text
+``gemini-json``      Gemini CLI ``-p --output-format json``: ``{response, stats, error}``
+``gemini-stream``    Gemini CLI ``--output-format stream-json``: the final assistant turn of the
+                     last session (``delta`` chunks are joined)
+``codex-exec``       ``codex exec --json``: the last ``item.completed`` agent message
+``codex-rollout``    a Codex rollout file: ``task_complete.last_agent_message``, else the last
+                     ``agent_message`` event or assistant ``response_item``
+``chat-completion``  an OpenAI-style chat-completions response: ``choices[0].message.content``
+                     (a string or a list of text parts)
+``messages``         an Anthropic messages API response: the ``text`` blocks of ``content``
+``api-error``        an API error object (``{type: "error", error}`` or ``{error: {message}}``)
+``json-string``      a reply that is one JSON string literal (its value is unwrapped again)
+==================== ==========================================================================
+
+``error`` is set when the envelope itself says the run failed (``is_error``, an
+``error_*`` subtype, a Gemini ``error``, a failed Codex turn, an API error): such a reply is
+never scoreable, whatever its text says.
+
+Example:
+    >>> u = unwrap_envelope('{"type": "result", "is_error": false, "result": "Done.\\\\nCHOICE: C"}')
+    >>> u.envelope, u.text.splitlines()[-1], u.error
+    ('claude-json', 'CHOICE: C', None)
+    >>> unwrap_envelope("CHOICE: B").envelope is None
+    True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+_MAX_DEPTH = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Unwrapped:
+    """A reply's text after unwrapping; ``envelope`` names the envelope(s), ``None`` for plain text.
+
+    Nested envelopes (a JSON string holding a CLI result) are named outermost first, joined by
+    ``+`` (``json-string+claude-json``).
+    """
+
+    text: str
+    envelope: str | None = None
+    error: str | None = None
+
+
+def unwrap_envelope(text: str) -> Unwrapped:
+    """Unwrap ``text`` if it is a known envelope; return it unchanged otherwise."""
+    names: list[str] = []
+    error: str | None = None
+    current = text
+    for _ in range(_MAX_DEPTH):
+        found = _unwrap_once(current)
+        if found is None:
+            break
+        names.append(found.envelope or "")
+        error = error or found.error
+        current = found.text
+    if not names:
+        return Unwrapped(text)
+    return Unwrapped(current, "+".join(names), error)
+
+
+def _unwrap_once(text: str) -> Unwrapped | None:
+    head = text.lstrip()[:1]
+    # Cheap gate: plain replies (the common case) never reach the JSON decoder.
+    if head not in ("{", '"'):
+        return None
+    stripped = text.strip()
+    try:
+        value = json.loads(stripped)
+    except (ValueError, RecursionError):
+        return _unwrap_jsonl(stripped) if head == "{" else None
+    if isinstance(value, str):
+        return Unwrapped(value, "json-string")
+    if isinstance(value, dict):
+        return _unwrap_object(value)
+    return None
+
+
+# --- single JSON objects -------------------------------------------------------------------
+
+
+def _unwrap_object(obj: Mapping[str, Any]) -> Unwrapped | None:
+    for reader in _OBJECT_READERS:
+        found = reader(obj)
+        if found is not None:
+            return found
+    # A one-line event log is also a single object.
+    return _read_events([obj])
+
+
+def _claude_json(obj: Mapping[str, Any]) -> Unwrapped | None:
+    current = obj.get("type") == "result" and bool(
+        {"subtype", "is_error", "session_id"} & obj.keys()
+    )
+    old = obj.get("role") == "system" and "cost_usd" in obj and "result" in obj
+    if not (current or old):
+        return None
+    return Unwrapped(_str(obj.get("result")), "claude-json", _claude_error(obj))
+
+
+def _claude_error(obj: Mapping[str, Any]) -> str | None:
+    subtype = obj.get("subtype")
+    if obj.get("is_error") is True:
+        detail = _str(obj.get("result")) or _str(subtype) or "error"
+        return f"is_error: {_one_line(detail)}"
+    if isinstance(subtype, str) and subtype.startswith("error"):
+        return subtype
+    return None
+
+
+def _gemini_json(obj: Mapping[str, Any]) -> Unwrapped | None:
+    if "response" not in obj or not ({"stats", "error"} & obj.keys()):
+        return None
+    if not (obj["response"] is None or isinstance(obj["response"], str)):
+        return None
+    err = obj.get("error")
+    error = None
+    if err:
+        message = err.get("message") if isinstance(err, dict) else err
+        error = f"error: {_one_line(_str(message) or json.dumps(err))}"
+    return Unwrapped(_str(obj.get("response")), "gemini-json", error)
+
+
+def _chat_completion(obj: Mapping[str, Any]) -> Unwrapped | None:
+    choices = obj.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return None
+    first = choices[0]
+    message = first.get("message")
+    if isinstance(message, dict):
+        text = _content_text(message.get("content"))
+        if not text and isinstance(message.get("refusal"), str):
+            text = message["refusal"]
+    elif isinstance(first.get("text"), str) and (
+        "finish_reason" in first or obj.get("object") == "text_completion"
+    ):  # legacy completions; a bare {"choices": [{"text"}]} is more likely a quoted fixture
+        text = first["text"]
+    else:
+        return None
+    return Unwrapped(text, "chat-completion")
+
+
+def _messages(obj: Mapping[str, Any]) -> Unwrapped | None:
+    if obj.get("type") != "message" or obj.get("role") != "assistant":
+        return None
+    if not isinstance(obj.get("content"), list):
+        return None
+    return Unwrapped(_content_text(obj["content"]), "messages")
+
+
+def _api_error(obj: Mapping[str, Any]) -> Unwrapped | None:
+    err = obj.get("error")
+    if not isinstance(err, dict):
+        return None
+    if obj.get("type") != "error" and not (set(obj) <= {"error"} and "message" in err):
+        return None
+    message = _one_line(_str(err.get("message")) or json.dumps(err))
+    return Unwrapped("", "api-error", f"error: {message}")
+
+
+_OBJECT_READERS: tuple[Callable[[Mapping[str, Any]], Unwrapped | None], ...] = (
+    _claude_json,
+    _gemini_json,
+    _chat_completion,
+    _messages,
+    _api_error,
+)
+
+
+# --- JSONL event logs ----------------------------------------------------------------------
+
+_CLAUDE_EVENTS = frozenset({"system", "assistant", "user", "result"})
+_GEMINI_EVENTS = frozenset({"init", "message", "tool_use", "tool_result", "result", "error"})
+_CODEX_EXEC_EVENTS = frozenset(
+    {
+        "thread.started",
+        "turn.started",
+        "turn.completed",
+        "turn.failed",
+        "item.started",
+        "item.updated",
+        "item.completed",
+        "error",
+    }
+)
+_CODEX_ROLLOUT_EVENTS = frozenset({"session_meta", "event_msg", "response_item", "turn_context"})
+
+
+def _unwrap_jsonl(text: str) -> Unwrapped | None:
+    events: list[dict[str, Any]] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):
+            # Real logs carry the odd broken line; skip it once the log is recognised.
+            if not events:
+                return None
+            continue
+        if not isinstance(value, dict):
+            if not events:
+                return None
+            continue
+        events.append(value)
+    return _read_events(events) if events else None
+
+
+def _read_events(events: Sequence[Mapping[str, Any]]) -> Unwrapped | None:
+    kind = _event_kind(events)
+    if kind == "claude-stream":
+        return _claude_stream(events)
+    if kind == "gemini-stream":
+        return _gemini_stream(events)
+    if kind == "codex-exec":
+        return _codex_exec(events)
+    if kind == "codex-rollout":
+        return _codex_rollout(events)
+    return None
+
+
+def _event_kind(events: Sequence[Mapping[str, Any]]) -> str | None:
+    for e in events:
+        t = e.get("type")
+        if not isinstance(t, str):
+            continue
+        if t in _CODEX_ROLLOUT_EVENTS and isinstance(e.get("payload"), dict):
+            return "codex-rollout"
+        if t in _CODEX_EXEC_EVENTS and (t != "error" or "message" in e):
+            return "codex-exec"
+        if (
+            t in _CLAUDE_EVENTS
+            and ("session_id" in e or "parent_tool_use_id" in e)
+            and (t != "user" or isinstance(e.get("message"), dict))
+        ):
+            return "claude-stream"
+        if t in _GEMINI_EVENTS and (
+            t == "init"
+            or (t == "message" and isinstance(e.get("content"), str) and "role" in e)
+            or (t in {"tool_use", "tool_result"} and "tool_id" in e)
+            or (t == "result" and "stats" in e)
+        ):
+            return "gemini-stream"
+    return None
+
+
+def _claude_stream(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
+    result = None
+    for e in events:
+        if e.get("type") == "result":
+            result = e
+    if result is not None and isinstance(result.get("result"), str):
+        return Unwrapped(result["result"], "claude-stream", _claude_error(result))
+    # No final text (max turns, a cut log): fall back to the last top-level assistant message.
+    texts: dict[str, list[str]] = {}
+    last_id: str | None = None
+    for i, e in enumerate(events):
+        msg = e.get("message")
+        if e.get("type") != "assistant" or e.get("parent_tool_use_id") or not isinstance(msg, dict):
+            continue
+        text = _content_text(msg.get("content"))
+        if not text:
+            continue
+        # One API message may be split over several events that share ``message.id``.
+        raw_id = msg.get("id")
+        mid = raw_id if isinstance(raw_id, str) else f"#{i}"
+        texts.setdefault(mid, []).append(text)
+        last_id = mid
+    text = "\n".join(texts[last_id]) if last_id is not None else ""
+    error = _claude_error(result) if result is not None else None
+    return Unwrapped(text, "claude-stream", error)
+
+
+def _gemini_stream(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
+    # Two sessions can be appended in one file: the reply is the last session's.
+    start = 0
+    for i, e in enumerate(events):
+        if e.get("type") == "init":
+            start = i
+    chunks: list[str] = []
+    error = None
+    for e in events[start:]:
+        t = e.get("type")
+        if t == "message" and e.get("role") == "assistant":
+            content = e.get("content")
+            if isinstance(content, str):
+                # Non-delta messages are whole messages; delta chunks continue the current one.
+                if chunks and not e.get("delta"):
+                    chunks.append("\n")
+                chunks.append(content)
+        elif t in {"tool_use", "tool_result"} or (t == "message" and e.get("role") == "user"):
+            chunks = []  # the final answer is what follows the last tool round
+        elif (t == "result" and e.get("status") == "error") or t == "error":
+            err = e.get("error")
+            message = err.get("message") if isinstance(err, dict) else (err or e.get("message"))
+            error = f"error: {_one_line(_str(message) or 'error')}"
+    return Unwrapped("".join(chunks), "gemini-stream", error)
+
+
+def _codex_exec(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
+    text = ""
+    error = None
+    for e in events:
+        t = e.get("type")
+        item = e.get("item")
+        if t == "item.completed" and isinstance(item, dict):
+            kind = item.get("type", item.get("item_type"))
+            if kind in {"agent_message", "assistant_message"} and isinstance(item.get("text"), str):
+                text = item["text"]
+        elif t == "turn.failed" or t == "error":
+            err = e.get("error")
+            message = err.get("message") if isinstance(err, dict) else e.get("message")
+            error = f"error: {_one_line(_str(message) or t)}"
+    return Unwrapped(text, "codex-exec", error)
+
+
+def _codex_rollout(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
+    final: str | None = None
+    last = ""
+    for e in events:
+        payload = e.get("payload")
+        if not isinstance(payload, dict):
+            continue
+        ptype = payload.get("type")
+        if e.get("type") == "event_msg":
+            if ptype == "agent_message" and isinstance(payload.get("message"), str):
+                last = payload["message"]
+            elif ptype == "task_complete" and isinstance(payload.get("last_agent_message"), str):
+                final = payload["last_agent_message"]
+        elif (
+            e.get("type") == "response_item"
+            and ptype == "message"
+            and payload.get("role") == "assistant"
+        ):
+            last = _content_text(payload.get("content")) or last
+    return Unwrapped(final if final is not None else last, "codex-rollout")
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def _content_text(content: Any) -> str:
+    """Text of a message ``content``: a string, or the text of a list of parts/blocks."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "\n".join(_part_texts(content))
+
+
+def _part_texts(parts: Iterable[Any]) -> Iterable[str]:
+    for part in parts:
+        if isinstance(part, str):
+            yield part
+        elif isinstance(part, dict) and part.get("type", "text") in {
+            "text",
+            "output_text",
+        }:
+            text = part.get("text")
+            if isinstance(text, str):
+                yield text
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+__all__ = ["Unwrapped", "unwrap_envelope"]

@@ -1,0 +1,120 @@
+"""Score recorded replies against a suite: read → unwrap → parse → judge, in input order.
+
+``earnest score``, ``earnest check`` and the live runner share this; verdicts come from
+:func:`earnest.pressure.verdict.judge` alone.
+
+Example:
+    >>> result = score_replies(load_suite("examples/suite"), ["examples/suite/recorded/replies.jsonl"])  # doctest: +SKIP
+    >>> result.counts["pass"] + result.failed == result.total  # doctest: +SKIP
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from earnest.pressure.models import VERDICTS, Fixture, Suite
+from earnest.pressure.replies import ReplyRecord, read_replies
+from earnest.pressure.verdict import Judgement, judge
+from earnest.stats import wilson_interval
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredReply:
+    """One recorded reply and its judgement."""
+
+    record: ReplyRecord
+    judgement: Judgement
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``score`` JSON shape of one reply (``docs/formats.md``)."""
+        out = self.record.as_dict()
+        out.update(self.judgement.as_dict())
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """Scored replies in input order, with the count of each verdict (all five keys present)."""
+
+    replies: tuple[ScoredReply, ...]
+    counts: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return len(self.replies)
+
+    @property
+    def passed(self) -> int:
+        return self.counts.get("pass", 0)
+
+    @property
+    def failed(self) -> int:
+        return self.total - self.passed
+
+    @property
+    def all_passed(self) -> bool:
+        """True only when there was something to pass: zero replies is not a pass."""
+        return self.total > 0 and self.failed == 0
+
+    @property
+    def unmatched_failures(self) -> int:
+        return sum(1 for r in self.replies if r.judgement.unmatched_failure)
+
+    def summary(self) -> dict[str, Any]:
+        low, high = wilson_interval(self.passed, self.total)
+        return {
+            "total": self.total,
+            "passed": self.passed,
+            "failed": self.failed,
+            "counts": dict(self.counts),
+            "pass_rate": (self.passed / self.total) if self.total else None,
+            "pass_rate_interval": [round(low, 4), round(high, 4)] if self.total else None,
+            "unmatched_failures": self.unmatched_failures,
+        }
+
+
+def fixture_index(suite: Suite) -> tuple[dict[str, Fixture], dict[str, str]]:
+    """(loaded fixtures by id, ids of fixture files that failed to load → their path)."""
+    fixtures = {f.id: f for f in suite.fixtures}
+    broken: dict[str, str] = {}
+    for ff in suite.fixture_files:
+        raw_id = ff.raw.get("id") if isinstance(ff.raw, dict) else None
+        if ff.fixture is None and isinstance(raw_id, str) and raw_id not in fixtures:
+            broken[raw_id] = suite.rel(ff.path)
+    return fixtures, broken
+
+
+def iter_scored(suite: Suite, paths: Iterable[str | Path]) -> Iterator[ScoredReply]:
+    """Judge every reply in ``paths``, streaming, in input order."""
+    fixtures, broken = fixture_index(suite)
+    for path in paths:
+        for record in read_replies(path, fixtures, broken=broken):
+            fixture = fixtures[record.fixture_id]
+            yield ScoredReply(record, judge(fixture, suite.rules, record.response, record.order))
+
+
+def count_verdicts(scored: Iterable[ScoredReply]) -> dict[str, int]:
+    counts = dict.fromkeys(VERDICTS, 0)
+    for s in scored:
+        counts[s.judgement.verdict] += 1
+    return counts
+
+
+def score_replies(suite: Suite, paths: Iterable[str | Path]) -> ScoreResult:
+    """Score every reply in ``paths``; raises :class:`~earnest.errors.InputError` on bad input."""
+    scored = tuple(iter_scored(suite, paths))
+    return ScoreResult(scored, count_verdicts(scored))
+
+
+__all__ = [
+    "ScoreResult",
+    "ScoredReply",
+    "count_verdicts",
+    "fixture_index",
+    "iter_scored",
+    "score_replies",
+]

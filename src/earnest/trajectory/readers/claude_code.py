@@ -1,0 +1,493 @@
+"""Claude Code session transcripts (``~/.claude/projects/<project>/<session>.jsonl``).
+
+Also the engine behind the ``stream-json`` and headless ``json`` readers, which carry the
+same messages in a different envelope. Handles: one API response split over several
+lines sharing ``message.id`` (merged, repeated blocks dropped); inline sidechains
+(``isSidechain``) and subagent files (``agent-*.jsonl``); ``summary``,
+``file-history-snapshot``, ``progress`` and ``queue-operation`` records (passed over
+before parsing); ``compact_boundary`` and compaction summaries; ``//`` comment lines;
+tool results in user lines with the structured ``toolUseResult``; images; synthetic
+``<synthetic>`` messages (limits and timeouts are terminations, not completions).
+
+For the stop hook: :func:`read_claude_code_from` reads from a byte offset and returns the
+new offset; :func:`read_claude_run` returns only the current run (since the last prompt).
+
+Example:
+    >>> import tempfile, pathlib, json
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "s.jsonl"
+    >>> lines = [
+    ...     {"type": "user", "sessionId": "s", "message": {"role": "user", "content": "hi"}},
+    ...     {"type": "assistant", "sessionId": "s", "message": {"id": "m1",
+    ...      "model": "claude", "content": [{"type": "text", "text": "Hello!"}]}},
+    ... ]
+    >>> _ = p.write_text("".join(json.dumps(x) + "\\n" for x in lines))
+    >>> session, offset = read_claude_code_from(p)
+    >>> t = session.trajectory()
+    >>> t.user_request, t.final_message, t.termination.reason, offset == p.stat().st_size
+    ('hi', 'Hello!', 'normal', True)
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from earnest.trajectory.model import EditKind, MessageKind, Trajectory
+from earnest.trajectory.readers.builder import TrajectoryBuilder
+from earnest.trajectory.readers.lines import parse_line
+from earnest.trajectory.report import ReadReport
+from earnest.trajectory.text import (
+    MESSAGE_CHARS,
+    OUTPUT_CHARS,
+    as_str,
+    content_text,
+    limit_reason,
+    small_details,
+    user_text_kind,
+)
+
+FORMAT = "claude-code"
+
+# Records nobody downstream needs; recognised by a substring check before JSON parsing.
+_SKIP_MARKERS = (
+    b'"type":"progress"',
+    b'"type":"file-history-snapshot"',
+    b'"type":"queue-operation"',
+)
+_QUIET_TYPES = frozenset(
+    {"progress", "file-history-snapshot", "queue-operation", "custom-title", "tag", "agent-name"}
+)
+_EXIT_CODE = re.compile(r"Exit code (-?\d+)")
+
+_WRITE_TOOLS = {"Write": "file_path", "write": "file_path"}
+_MODIFY_TOOLS = {
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+    "edit": "file_path",
+}
+
+
+def _skippable(line: bytes) -> bool:
+    """True for top-level progress/snapshot/queue records (the marker precedes ``message``)."""
+    for marker in _SKIP_MARKERS:
+        at = line.find(marker)
+        if at >= 0:
+            message_at = line.find(b'"message":')
+            if message_at < 0 or at < message_at:
+                return True
+    return False
+
+
+def edits_for(name: str, args: Any) -> list[tuple[str, EditKind]]:
+    """The file edits a Claude Code tool call makes, from its name and input."""
+    if not isinstance(args, dict):
+        return []
+    key = _WRITE_TOOLS.get(name)
+    if key and isinstance(args.get(key), str):
+        return [(args[key], "create")]
+    key = _MODIFY_TOOLS.get(name)
+    if key and isinstance(args.get(key), str):
+        return [(args[key], "modify")]
+    return []
+
+
+class ClaudeCodeSession:
+    """An incremental reader of one Claude Code transcript: feed lines, take a snapshot.
+
+    Reusable by a stop hook: keep the session and the offset from
+    :func:`read_claude_code_from`, call it again with both when the transcript grows.
+    The state lives in memory (one process); warnings number lines from the first line
+    this session read.
+    """
+
+    def __init__(
+        self,
+        source: str | Path,
+        *,
+        report: ReadReport | None = None,
+        run_only: bool = False,
+        stream: bool = False,
+        format: str = FORMAT,
+        output_chars: int = OUTPUT_CHARS,
+        message_chars: int = MESSAGE_CHARS,
+    ) -> None:
+        self.source = str(source)
+        self.report = report if report is not None else ReadReport()
+        self.stream = stream
+        self.lines = 0
+        self.builder = TrajectoryBuilder(
+            id=Path(self.source).stem,
+            source=self.source,
+            format=format,
+            output_chars=output_chars,
+            message_chars=message_chars,
+            run_only=run_only,
+        )
+        self._recent: OrderedDict[str, set[str]] = OrderedDict()
+        self._session_id: str | None = None
+        self._agent_id: str | None = None
+        self._orphans = 0
+        self._images = 0
+        self._compactions = 0
+        self._models: list[str] = []
+        self._after_command = False
+
+    # -- feeding -----------------------------------------------------------------------
+
+    def feed(self, raw: bytes, line: int | None = None) -> None:
+        """Process one raw line (``line`` is its 1-based number, for warnings)."""
+        self.lines += 1
+        number = line if line is not None else self.lines
+        obj = parse_line(raw, self.source, number, self.report, skip=_skippable)
+        if obj is not None:
+            self.feed_object(obj, number)
+
+    def feed_object(self, obj: dict[str, Any], line: int | None = None) -> None:
+        """Process one parsed record."""
+        kind = obj.get("type")
+        if kind == "assistant":
+            self._assistant(obj, line)
+        elif kind == "user":
+            self._user(obj, line)
+        elif kind == "system":
+            self._system(obj)
+        elif kind == "result":
+            apply_result(self.builder, obj)
+        elif kind == "summary":
+            self.builder.metadata["summaries"] = self.builder.metadata.get("summaries", 0) + 1
+        elif kind in _QUIET_TYPES:
+            return
+        elif kind is None and obj.get("role") == "system" and "result" in obj:
+            apply_result(self.builder, obj)
+        else:
+            self.report.skip(self.source, line, f"unknown record type {kind!r}")
+
+    # -- records -----------------------------------------------------------------------
+
+    def _envelope(self, obj: dict[str, Any]) -> bool:
+        """Note session facts; returns whether the record is a sidechain."""
+        if self._session_id is None:
+            sid = obj.get("sessionId") or obj.get("session_id")
+            if isinstance(sid, str):
+                self._session_id = sid
+                meta = self.builder.metadata
+                meta["session_id"] = sid
+                for key in ("cwd", "version", "gitBranch"):
+                    if isinstance(obj.get(key), str):
+                        meta[key] = obj[key]
+        if self._agent_id is None and isinstance(obj.get("agentId"), str):
+            self._agent_id = obj["agentId"]
+            self.builder.metadata["agent_id"] = self._agent_id
+        if self.stream:
+            return obj.get("parent_tool_use_id") is not None
+        return bool(obj.get("isSidechain"))
+
+    def _assistant(self, obj: dict[str, Any], line: int | None) -> None:
+        side = self._envelope(obj)
+        msg = obj.get("message")
+        if not isinstance(msg, dict):
+            self.report.skip(self.source, line, "assistant record without a message")
+            return
+        content = msg.get("content")
+        model = msg.get("model")
+        if model == "<synthetic>" or obj.get("isApiErrorMessage"):
+            self._synthetic(obj, content_text(content), side)
+            return
+        if isinstance(model, str) and model not in self._models:
+            self._models.append(model)
+        mid = msg.get("id") if isinstance(msg.get("id"), str) else obj.get("uuid")
+        seen = self._turn_blocks(mid if isinstance(mid, str) else None)
+        timestamp = as_str(obj.get("timestamp"))
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        if not isinstance(blocks, list):
+            return
+        for block in blocks:
+            if not isinstance(block, dict):
+                continue
+            btype = block.get("type")
+            if btype == "text":
+                text = block.get("text")
+                if isinstance(text, str) and text.strip():
+                    key = "t:" + text
+                    if key not in seen:
+                        seen.add(key)
+                        self.builder.message("assistant", text, sidechain=side, timestamp=timestamp)
+            elif btype == "tool_use":
+                tid = block.get("id")
+                name = str(block.get("name") or "unknown")
+                args = block.get("input")
+                key = f"u:{tid}"
+                if key in seen:
+                    continue
+                seen.add(key)
+                self.builder.tool_call(
+                    tid if isinstance(tid, str) else None,
+                    name,
+                    args if isinstance(args, dict) else {},
+                    sidechain=side,
+                    edits=edits_for(name, args),
+                )
+            elif btype in ("thinking", "redacted_thinking"):
+                continue
+            else:
+                self.report.unknown(self.source, line, f"assistant block type {btype!r}")
+
+    def _turn_blocks(self, mid: str | None) -> set[str]:
+        """The blocks already seen for this API message; a new id starts a new turn."""
+        if mid is not None and mid in self._recent:
+            self._recent.move_to_end(mid)
+            return self._recent[mid]
+        self.builder.new_turn()
+        blocks: set[str] = set()
+        if mid is not None:
+            self._recent[mid] = blocks
+            while len(self._recent) > 32:
+                self._recent.popitem(last=False)
+        return blocks
+
+    def _synthetic(self, obj: dict[str, Any], text: str, side: bool) -> None:
+        self.builder.message("assistant", text, kind="synthetic", sidechain=side)
+        if text.strip().startswith("No response requested"):
+            self.builder.signal("interrupted", text.strip(), sidechain=side)
+        else:
+            reason = limit_reason(text)
+            self.builder.signal(reason, text.strip(), sidechain=side)
+
+    def _user(self, obj: dict[str, Any], line: int | None) -> None:
+        side = self._envelope(obj)
+        msg = obj.get("message")
+        if not isinstance(msg, dict):
+            self.report.skip(self.source, line, "user record without a message")
+            return
+        content = msg.get("content")
+        timestamp = as_str(obj.get("timestamp"))
+        if obj.get("isCompactSummary"):
+            self.builder.message(
+                "user", content_text(content), kind="compact_summary", sidechain=side
+            )
+            return
+        after_command = self._after_command
+        self._after_command = False
+        if obj.get("isMeta") or obj.get("isVisibleInTranscriptOnly"):
+            text = content_text(content)
+            # A slash command's expansion is what the model is asked to do: the request.
+            meta_kind: MessageKind = (
+                "prompt" if after_command and user_text_kind(text) == "prompt" else "noise"
+            )
+            self.builder.message("user", text, kind=meta_kind, sidechain=side, timestamp=timestamp)
+            return
+        if isinstance(content, str):
+            self._user_text(content, side, timestamp)
+            return
+        if not isinstance(content, list):
+            return
+        prompt_parts: list[str] = []
+        structured = obj.get("tool_use_result" if self.stream else "toolUseResult")
+        if structured is None:
+            structured = obj.get("toolUseResult", obj.get("tool_use_result"))
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            btype = block.get("type")
+            if btype == "tool_result":
+                self._tool_result(block, structured, line)
+            elif btype == "text":
+                block_text = block.get("text")
+                if not isinstance(block_text, str):
+                    continue
+                if user_text_kind(block_text) == "prompt":
+                    prompt_parts.append(block_text)
+                else:
+                    self._user_text(block_text, side, timestamp)
+            elif btype == "image":
+                self._images += 1
+                prompt_parts.append("[image]")
+            elif btype == "document":
+                prompt_parts.append("[document]")
+            else:
+                self.report.unknown(self.source, line, f"user block type {btype!r}")
+        if prompt_parts:
+            self.builder.message(
+                "user", "\n".join(prompt_parts), kind="prompt", sidechain=side, timestamp=timestamp
+            )
+
+    def _user_text(self, text: str, side: bool, timestamp: str | None) -> None:
+        kind = user_text_kind(text)
+        if kind == "noise" and "<command-name>" in text:
+            self._after_command = True
+        self.builder.message("user", text, kind=kind, sidechain=side, timestamp=timestamp)
+
+    def _tool_result(self, block: dict[str, Any], structured: Any, line: int | None) -> None:
+        tid = block.get("tool_use_id")
+        if not isinstance(tid, str):
+            self.report.skip(self.source, line, "tool_result without tool_use_id")
+            return
+        raw = block.get("content")
+        if isinstance(raw, list):
+            self._images += sum(1 for b in raw if isinstance(b, dict) and b.get("type") == "image")
+        output = content_text(raw)
+        is_error = bool(block.get("is_error"))
+        exit_code = None
+        if output.startswith("Exit code "):
+            match = _EXIT_CODE.match(output)
+            if match:
+                exit_code = int(match.group(1))
+        error = None
+        details: dict[str, Any] = {}
+        edits: list[tuple[str, EditKind]] | None = None
+        if isinstance(structured, dict):
+            details = small_details(structured)
+            if isinstance(structured.get("exitCode"), int):
+                exit_code = structured["exitCode"]
+            path = structured.get("filePath")
+            if isinstance(path, str) and structured.get("type") in ("create", "update"):
+                edits = [(path, "create" if structured["type"] == "create" else "modify")]
+        elif isinstance(structured, str) and is_error:
+            error = structured
+        if is_error and error is None:
+            error = output.strip().split("\n", 1)[0][:300] or "tool error"
+        found = self.builder.tool_result(
+            tid,
+            is_error=is_error,
+            output=output,
+            exit_code=exit_code,
+            error=error if is_error else None,
+            details=details,
+            edits=edits,
+        )
+        if not found:
+            self._orphans += 1
+
+    def _system(self, obj: dict[str, Any]) -> None:
+        side = self._envelope(obj)
+        subtype = obj.get("subtype")
+        if subtype == "init":
+            meta = self.builder.metadata
+            for key in ("model", "cwd", "claude_code_version", "permissionMode"):
+                if isinstance(obj.get(key), str):
+                    meta[key] = obj[key]
+            sid = obj.get("session_id")
+            if isinstance(sid, str):
+                meta["session_id"] = sid
+                self._session_id = sid
+        elif subtype == "api_error":
+            detail = obj.get("error") or obj.get("cause") or obj.get("content")
+            detail_text = detail if isinstance(detail, str) else content_text(detail)
+            if not detail_text:
+                attempt, most = obj.get("retryAttempt"), obj.get("maxRetries")
+                detail_text = "API error" + (f" (retry {attempt}/{most})" if attempt else "")
+            self.builder.signal("api_error", detail_text[:300], sidechain=side)
+        elif subtype == "compact_boundary":
+            self._compactions += 1
+        elif subtype == "local_command":
+            text = obj.get("content")
+            if isinstance(text, str):
+                self.builder.message("system", text, kind="noise", sidechain=side)
+
+    # -- snapshot ----------------------------------------------------------------------
+
+    def trajectory(self) -> Trajectory:
+        """The trajectory as read so far (the session can keep reading afterwards)."""
+        b = self.builder
+        if self._session_id:
+            b.id = self._session_id + (f":agent-{self._agent_id}" if self._agent_id else "")
+        meta = b.metadata
+        meta["assistant_turns"] = b.turn + 1
+        if self._models:
+            meta["models"] = list(self._models)
+        if self._images:
+            meta["images"] = self._images
+        if self._compactions:
+            meta["compactions"] = self._compactions
+        if self._orphans:
+            meta["orphan_tool_results"] = self._orphans
+        return b.build()
+
+
+def apply_result(builder: TrajectoryBuilder, obj: dict[str, Any]) -> None:
+    """Apply a headless ``result`` record: the run's explicit end and its final text."""
+    subtype = obj.get("subtype")
+    is_error = obj.get("is_error")
+    result = obj.get("result")
+    text = result if isinstance(result, str) else ""
+    meta = builder.metadata
+    for key in ("num_turns", "total_cost_usd", "cost_usd", "duration_ms", "session_id"):
+        if key in obj and isinstance(obj[key], int | float | str):
+            meta[key] = obj[key]
+    if isinstance(subtype, str):
+        meta["result_subtype"] = subtype
+    errors = obj.get("errors")
+    error_text = "; ".join(str(e) for e in errors) if isinstance(errors, list) else ""
+    if subtype == "error_max_turns":
+        builder.terminate("max_turns", f"error_max_turns after {obj.get('num_turns')} turns")
+    elif is_error or (isinstance(subtype, str) and subtype.startswith("error")):
+        detail = text or error_text or str(subtype)
+        reason = "usage_limit" if subtype == "error_max_budget_usd" else limit_reason(detail)
+        builder.terminate(reason, detail)
+    else:
+        if text.strip() and not _has_final_text(builder, text):
+            builder.message("assistant", text)
+        builder.terminate("normal")
+
+
+def _has_final_text(builder: TrajectoryBuilder, text: str) -> bool:
+    trajectory = builder.build()
+    return (trajectory.final_message or "").strip() == text.strip()
+
+
+def read_claude_code_from(
+    path: str | Path,
+    offset: int = 0,
+    session: ClaudeCodeSession | None = None,
+    *,
+    final: bool = True,
+    run_only: bool = False,
+    report: ReadReport | None = None,
+) -> tuple[ClaudeCodeSession, int]:
+    """Read a Claude Code transcript from byte ``offset``; return the session and new offset.
+
+    Only whole lines are consumed unless ``final`` (then an unterminated last line is read
+    too; a live transcript's half-written last line should wait: pass ``final=False``).
+    Pass the returned session and offset back in to continue where this call stopped.
+    """
+    if session is None:
+        session = ClaudeCodeSession(path, report=report, run_only=run_only)
+    with open(path, "rb") as handle:
+        handle.seek(offset)
+        position = offset
+        for raw in handle:
+            if not raw.endswith(b"\n") and not final:
+                break
+            position += len(raw)
+            session.feed(raw)
+    return session, position
+
+
+def read_claude_run(path: str | Path, *, report: ReadReport | None = None) -> Trajectory:
+    """The current run of a Claude Code session: everything since the last real prompt."""
+    session, _ = read_claude_code_from(path, run_only=True, report=report)
+    return session.trajectory()
+
+
+def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]:
+    """Reader entry point: one trajectory per session file."""
+    session = ClaudeCodeSession(path, report=report, **options)
+    with open(path, "rb") as handle:
+        for raw in handle:
+            session.feed(raw)
+    yield session.trajectory()
+
+
+__all__ = [
+    "FORMAT",
+    "ClaudeCodeSession",
+    "apply_result",
+    "edits_for",
+    "read",
+    "read_claude_code_from",
+    "read_claude_run",
+]

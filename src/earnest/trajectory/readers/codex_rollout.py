@@ -1,0 +1,190 @@
+"""Codex CLI rollout files (``~/.codex/sessions/.../rollout-*.jsonl``).
+
+``{timestamp, type: session_meta|turn_context|response_item|event_msg, payload}``.
+Conversation and tool calls come from ``response_item`` payloads (``message``,
+``function_call``/``function_call_output``, ``custom_tool_call``/``custom_tool_call_output``,
+``local_shell_call``); ``event_msg`` adds exit codes (``exec_command_end``), patch results
+(``patch_apply_end``) and how the task ended (``task_complete``, ``turn_aborted``,
+``error``). Injected context (``<environment_context>``, AGENTS.md) is noise, not a prompt.
+
+Example:
+    >>> import tempfile, pathlib, json
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "rollout.jsonl"
+    >>> ev = [{"type": "session_meta", "payload": {"id": "r1"}},
+    ...       {"type": "response_item", "payload": {"type": "message", "role": "user",
+    ...        "content": [{"type": "input_text", "text": "fix it"}]}},
+    ...       {"type": "response_item", "payload": {"type": "message", "role": "assistant",
+    ...        "content": [{"type": "output_text", "text": "Fixed."}]}},
+    ...       {"type": "event_msg", "payload": {"type": "task_complete"}}]
+    >>> _ = p.write_text("".join(json.dumps(e) + "\\n" for e in ev))
+    >>> from earnest.trajectory.report import ReadReport
+    >>> t = next(read(p, ReadReport()))
+    >>> t.id, t.user_request, t.final_message, t.termination.reason
+    ('r1', 'fix it', 'Fixed.', 'normal')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from earnest.trajectory.model import EditKind, Trajectory
+from earnest.trajectory.readers.builder import TrajectoryBuilder
+from earnest.trajectory.readers.lines import iter_json_lines
+from earnest.trajectory.report import ReadReport
+from earnest.trajectory.text import content_text, limit_reason, parse_arguments, user_text_kind
+
+FORMAT = "codex-rollout"
+
+_QUIET_EVENTS = frozenset(
+    {
+        "task_started", "user_message", "agent_message", "token_count", "agent_reasoning",
+        "exec_command_begin", "patch_apply_begin", "turn_diff", "mcp_tool_call_begin",
+        "mcp_tool_call_end", "agent_reasoning_section_break", "exec_command_output_delta",
+        "web_search_begin", "web_search_end", "plan_update", "context_compacted",
+    }
+)  # fmt: skip
+
+
+def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]:
+    """One trajectory per rollout file."""
+    builder = TrajectoryBuilder(id=path.stem, source=str(path), format=FORMAT, **options)
+    name = str(path)
+    in_turn = False
+    for number, record in iter_json_lines(path, report):
+        kind = record.get("type")
+        payload = record.get("payload")
+        if not isinstance(payload, dict):
+            report.skip(name, number, f"record {kind!r} without a payload")
+            continue
+        ptype = payload.get("type")
+        if kind == "session_meta":
+            if isinstance(payload.get("id"), str):
+                builder.id = payload["id"]
+            for key in ("cwd", "cli_version", "originator", "model_provider"):
+                if isinstance(payload.get(key), str):
+                    builder.metadata[key] = payload[key]
+        elif kind == "turn_context":
+            if isinstance(payload.get("model"), str):
+                builder.metadata["model"] = payload["model"]
+        elif kind == "response_item":
+            if ptype == "message":
+                role = payload.get("role")
+                text = content_text(payload.get("content"))
+                if role == "assistant":
+                    if not in_turn:
+                        builder.new_turn()
+                        in_turn = True
+                    builder.message("assistant", text)
+                elif role == "user":
+                    in_turn = False
+                    user_kind = user_text_kind(text)
+                    if user_kind == "prompt":
+                        builder.clear_termination()
+                    builder.message("user", text, kind=user_kind)
+                else:
+                    builder.message("system", text, kind="system")
+            elif ptype in ("function_call", "custom_tool_call", "local_shell_call"):
+                if not in_turn:
+                    builder.new_turn()
+                    in_turn = True
+                _call(builder, payload)
+            elif ptype in ("function_call_output", "custom_tool_call_output"):
+                _output(builder, payload)
+            elif ptype in ("reasoning",):
+                continue
+            else:
+                report.unknown(name, number, f"response item type {ptype!r}")
+        elif kind == "event_msg":
+            _event(builder, payload, report, name, number)
+        else:
+            report.skip(name, number, f"unknown record type {kind!r}")
+    yield builder.build()
+
+
+def _call(builder: TrajectoryBuilder, payload: dict[str, Any]) -> None:
+    name = str(payload.get("name") or payload.get("type"))
+    if payload.get("type") == "local_shell_call":
+        action = payload.get("action")
+        args = {"command": action.get("command")} if isinstance(action, dict) else {}
+    elif payload.get("type") == "custom_tool_call":
+        args = {"input": payload.get("input")}
+    else:
+        args = parse_arguments(payload.get("arguments"))
+    call_id = payload.get("call_id") or payload.get("id")
+    builder.tool_call(call_id if isinstance(call_id, str) else None, name, args)
+
+
+def _output(builder: TrajectoryBuilder, payload: dict[str, Any]) -> None:
+    call_id = payload.get("call_id")
+    if not isinstance(call_id, str):
+        return
+    raw = payload.get("output")
+    success: Any = None
+    if isinstance(raw, str) and raw.startswith("{"):
+        with contextlib.suppress(ValueError):
+            raw = json.loads(raw)
+    if isinstance(raw, dict):
+        success = raw.get("success")
+        meta = raw.get("metadata")
+        code = meta.get("exit_code") if isinstance(meta, dict) else None
+        text = content_text(raw.get("output", raw.get("content")))
+    else:
+        code = None
+        text = content_text(raw)
+    if isinstance(code, int):
+        builder.tool_result(call_id, is_error=code != 0, output=text, exit_code=code)
+    else:
+        builder.tool_result(call_id, is_error=success is False, output=text)
+
+
+def _event(
+    builder: TrajectoryBuilder, payload: dict[str, Any], report: ReadReport, name: str, number: int
+) -> None:
+    ptype = payload.get("type")
+    call_id = payload.get("call_id")
+    if ptype == "task_complete":
+        builder.terminate("normal")
+    elif ptype == "turn_aborted":
+        builder.terminate("interrupted", str(payload.get("reason") or "aborted"))
+    elif ptype in ("error", "stream_error"):
+        detail = str(payload.get("message") or ptype)
+        builder.signal(limit_reason(detail), detail)
+    elif ptype == "exec_command_end" and isinstance(call_id, str):
+        code = payload.get("exit_code")
+        if isinstance(code, int):
+            builder.tool_result(
+                call_id,
+                is_error=code != 0,
+                output=content_text(payload.get("aggregated_output") or payload.get("stdout")),
+                exit_code=code,
+            )
+    elif ptype == "patch_apply_end" and isinstance(call_id, str):
+        changes = payload.get("changes")
+        edits: list[tuple[str, EditKind]] = []
+        if isinstance(changes, dict):
+            for path, change in changes.items():
+                kind: EditKind = "modify"
+                if isinstance(change, dict):
+                    kind = (
+                        "create"
+                        if "add" in change
+                        else "delete"
+                        if "delete" in change
+                        else "modify"
+                    )
+                edits.append((str(path), kind))
+        builder.tool_result(
+            call_id,
+            is_error=payload.get("success") is False,
+            output=content_text(payload.get("stdout") or payload.get("stderr")),
+            edits=edits,
+        )
+    elif ptype not in _QUIET_EVENTS:
+        report.unknown(name, number, f"event type {ptype!r}")
+
+
+__all__ = ["FORMAT", "read"]

@@ -1,0 +1,213 @@
+"""Which transcript format a file holds, judged from its first 64 KiB.
+
+JSONL formats are recognised from the keys of their first records; whole JSON documents
+from their first keys and a few tell-tale strings. Binary, empty and unrecognised files
+give ``None``.
+
+Example:
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.jsonl"
+    >>> _ = p.write_text('{"type":"thread.started","thread_id":"t"}\\n')
+    >>> detect_format(p)
+    'codex-exec'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+HEAD_BYTES = 64 * 1024
+_MAX_PROBE_LINES = 40
+
+_CLAUDE_TYPES = frozenset(
+    {"user", "assistant", "system", "summary", "file-history-snapshot", "queue-operation",
+     "progress"}
+)  # fmt: skip
+_CODEX_EXEC_TYPES = frozenset(
+    {"thread.started", "turn.started", "turn.completed", "turn.failed", "item.started",
+     "item.updated", "item.completed"}
+)  # fmt: skip
+_ROLLOUT_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context"})
+_GEMINI_TYPES = frozenset({"init", "message", "tool_use", "tool_result", "result"})
+_FIRST_KEY = re.compile(r'^\s*(\[\s*)?\{\s*"((?:[^"\\]|\\.)*)"')
+
+
+def detect_format(path: str | Path) -> str | None:
+    """The reader format name for ``path``, or ``None`` if it is not a transcript."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(HEAD_BYTES)
+            whole = len(head) < HEAD_BYTES or not handle.read(1)
+    except OSError:
+        return None
+    return detect_bytes(head, whole=whole, name=str(path))
+
+
+def detect_bytes(head: bytes, *, whole: bool = True, name: str = "") -> str | None:
+    """Detect from the first bytes of a file (``whole``: these are all of its bytes)."""
+    if b"\x00" in head:
+        return None
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    if not text:
+        return None
+    lines = [line.strip() for line in text.split("\n")]
+    if not whole:
+        lines = lines[:-1]  # the last line may be cut by the head limit
+    objects: list[dict[str, Any]] = []
+    nonblank = 0
+    for line in lines:
+        if not line or line.startswith("//"):
+            continue
+        nonblank += 1
+        if len(objects) >= _MAX_PROBE_LINES:
+            break
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            objects.append(value)
+        elif isinstance(value, list) and nonblank == 1:
+            return _classify_array(value)
+    if objects:
+        single = nonblank == 1 and whole
+        found = _classify_records(objects, single=single, name=name)
+        if found:
+            return found
+    return _sniff_document(text, name)
+
+
+def _classify_records(objects: list[dict[str, Any]], *, single: bool, name: str) -> str | None:
+    first = objects[0]
+    if single:
+        doc = _classify_document(first, name)
+        if doc:
+            return doc
+    if any(o.get("schema") == "earnest.trajectory/1" for o in objects):
+        return "earnest"
+    if any("step_index" in o and "source" in o for o in objects):
+        return "antigravity"
+    if any(isinstance(o.get("raw"), dict) and "kind" in o for o in objects):
+        return "claude-managed-agents"
+    if any(
+        "role" in o and isinstance(o.get("content"), dict) and "type" in o["content"]
+        for o in objects
+    ):
+        return "engram"
+    types = {o.get("type") for o in objects if isinstance(o.get("type"), str)}
+    if types & _CODEX_EXEC_TYPES:
+        return "codex-exec"
+    if types & _ROLLOUT_TYPES and any("payload" in o for o in objects):
+        return "codex-rollout"
+    for o in objects:
+        t = o.get("type")
+        if t == "system" and o.get("subtype") == "init" and "session_id" in o:
+            return "claude-stream-json"
+        if t in ("user", "assistant") and "parent_tool_use_id" in o:
+            return "claude-stream-json"
+        if t in _CLAUDE_TYPES and (
+            "sessionId" in o or "parentUuid" in o or "leafUuid" in o or "messageId" in o
+        ):
+            return "claude-code"
+        if t == "init" and "subtype" not in o:
+            return "gemini-cli-stream"
+        if t in ("tool_use", "tool_result") and "tool_id" in o:
+            return "gemini-cli-stream"
+        if t == "message" and "role" in o and "message" not in o:
+            return "gemini-cli-stream"
+    if types & {"result"} and any("subtype" in o or "is_error" in o for o in objects):
+        return "claude-stream-json" if len(objects) > 1 else "claude-json"
+    if all("role" in o for o in objects) and any(
+        "content" in o or "tool_calls" in o for o in objects
+    ):
+        return "openai-chat"
+    if any(isinstance(o.get("messages"), list) for o in objects):
+        return "openai-chat"
+    return None
+
+
+def _classify_document(doc: dict[str, Any], name: str) -> str | None:
+    if doc.get("schema") == "earnest.trajectory/1":
+        return "earnest"
+    if doc.get("type") == "result" or (doc.get("role") == "system" and "cost_usd" in doc):
+        return "claude-json"
+    version = doc.get("schema_version")
+    if (isinstance(version, str) and version.upper().startswith("ATIF")) or (
+        isinstance(doc.get("steps"), list) and "agent" in doc
+    ):
+        return "atif"
+    if isinstance(doc.get("messages"), list):
+        if "sessionId" in doc or "projectHash" in doc:
+            return "gemini-cli-session"
+        fmt = doc.get("trajectory_format")
+        info = doc.get("info")
+        if (isinstance(fmt, str) and fmt.startswith("mini-swe-agent")) or (
+            isinstance(info, dict) and "mini_version" in info
+        ):
+            return "mini-swe-agent"
+        return "openai-chat"
+    if isinstance(doc.get("history"), list) or (
+        isinstance(doc.get("trajectory"), list) and "environment" in doc
+    ):
+        return "swe-agent"
+    if isinstance(doc.get("events"), list):
+        return _classify_array(doc["events"])
+    return None
+
+
+def _classify_array(items: list[Any]) -> str | None:
+    first = next((i for i in items if isinstance(i, dict)), None)
+    if first is None:
+        return None
+    if "traj" in first and ("task_id" in first or "reward" in first):
+        return "tau-bench"
+    if ("action" in first or "observation" in first) and "source" in first:
+        return "openhands"
+    if first.get("type") in ("system", "assistant", "user", "result") and "session_id" in first:
+        return "claude-json"
+    if "role" in first:
+        return "openai-chat"
+    return None
+
+
+def _sniff_document(text: str, name: str) -> str | None:
+    """A JSON document too large for the head: judge by its first key and tell-tale keys."""
+    match = _FIRST_KEY.match(text)
+    if not match:
+        return None
+    is_array = match.group(1) is not None
+    key = match.group(2)
+    head = text[:HEAD_BYTES]
+    if is_array:
+        if '"traj"' in head and ('"task_id"' in head or '"reward"' in head):
+            return "tau-bench"
+        if ('"action"' in head or '"observation"' in head) and '"source"' in head:
+            return "openhands"
+        if key == "type" and '"session_id"' in head:
+            return "claude-json"
+        if key == "role":
+            return "openai-chat"
+        return None
+    if key == "schema" and '"earnest.trajectory/1"' in head:
+        return "earnest"
+    if re.search(r'"schema_version"\s*:\s*"ATIF', head):
+        return "atif"
+    if key in ("sessionId", "projectHash") and '"messages"' in head:
+        return "gemini-cli-session"
+    if '"mini_version"' in head or '"trajectory_format": "mini-swe-agent' in head:
+        return "mini-swe-agent"
+    if key in ("environment", "history", "trajectory") or '"message_type"' in head:
+        return "swe-agent"
+    if key == "type" and re.match(r'\s*\{\s*"type"\s*:\s*"result"', text):
+        return "claude-json"
+    if key == "role" and '"cost_usd"' in head:
+        return "claude-json"
+    if key == "messages":
+        return "openai-chat"
+    return None
+
+
+__all__ = ["HEAD_BYTES", "detect_bytes", "detect_format"]
