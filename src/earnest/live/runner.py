@@ -21,7 +21,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -274,7 +274,6 @@ class RunResult:
     status: str
     total: int
     stored_now: int = 0
-    records: list[SampleRecord] = field(default_factory=list)
 
 
 class Runner:

@@ -20,7 +20,7 @@ from earnest import __version__
 from earnest.errors import InputError
 from earnest.live.config import LiveConfig, live_config_from_table, parse_arms
 from earnest.live.profiles import Profile, parse_cli_profile, parse_spec
-from earnest.live.providers import Provider, ProviderUnavailable, make_provider
+from earnest.live.providers import Provider, make_provider
 from earnest.live.runner import (
     Estimate,
     Observer,
@@ -242,10 +242,6 @@ def execute(plan: RunPlan, store: RunStore, observer: Observer | None = None) ->
         raise
 
 
-def provider_problem(exc: ProviderUnavailable) -> InputError:
-    return InputError(None, None, str(exc))
-
-
 __all__ = [
     "Overrides",
     "RunPlan",
@@ -253,5 +249,4 @@ __all__ = [
     "execute",
     "plan_new",
     "plan_resume",
-    "provider_problem",
 ]

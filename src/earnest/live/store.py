@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -370,10 +370,6 @@ def _record(d: dict[str, Any]) -> SampleRecord:
     )
 
 
-def sample_ids(records: Sequence[SampleRecord]) -> set[SampleId]:
-    return {r.key for r in records}
-
-
 __all__ = [
     "DEFAULT_STORE",
     "RUN_STATUSES",
@@ -383,5 +379,4 @@ __all__ = [
     "SampleId",
     "SampleRecord",
     "now_iso",
-    "sample_ids",
 ]
