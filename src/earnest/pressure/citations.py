@@ -16,6 +16,8 @@ Example:
     >>> cites = citations_for({"8": Rule("8", "Never present a workaround")})
     >>> sorted(cites.cited("I will NEVER *present*: a workaround here."))
     ['8']
+    >>> citation_forms("Per rule #8: never present a workaround.", Rule("8", "Never present a workaround"))
+    ('Rule 8', "title 'Never present a workaround'")
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from earnest.pressure.models import Rule
 
@@ -168,8 +171,41 @@ def citations_for(rules: Mapping[str, Rule]) -> RuleCitations:
     return built
 
 
+def citation_forms(
+    text: str, rule: Rule, known: frozenset[str] | set[str] | None = None
+) -> tuple[str, ...]:
+    """Every form in which ``text`` cites ``rule``, as a user would recognise it:
+    ``("Rule 8", "title 'Never present a workaround'", "alias 'the workaround rule'")``.
+
+    The same matching as :meth:`RuleCitations.cited` (the scorer's), for one rule, saying
+    which form matched; lint uses it to find prompts that hand the citation to the agent.
+    """
+    low = text.lower()
+    found: list[str] = []
+    if rule.id in _mentions(text, low, known):
+        found.append(f"Rule {rule.id}")
+    for label, word, pattern in _rule_phrases(rule.title, rule.aliases):
+        if word in low and phrase_in(pattern, low):
+            found.append(label)
+    return tuple(found)
+
+
+@lru_cache(maxsize=1024)
+def _rule_phrases(
+    title: str, aliases: tuple[str, ...]
+) -> tuple[tuple[str, str, re.Pattern[str]], ...]:
+    phrases: list[tuple[str, str, re.Pattern[str]]] = []
+    for kind, phrase in (("title", title), *(("alias", a) for a in aliases)):
+        pattern = phrase_pattern(phrase)
+        if pattern is not None:
+            longest = max(normalize_phrase(phrase).split(), key=len)
+            phrases.append((f"{kind} {phrase!r}", longest, pattern))
+    return tuple(phrases)
+
+
 __all__ = [
     "RuleCitations",
+    "citation_forms",
     "citations_for",
     "normalize_phrase",
     "normalize_rule_id",

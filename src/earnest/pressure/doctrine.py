@@ -81,19 +81,42 @@ def parse_doctrine(
     return rules
 
 
-def load_doctrine(
-    path: Path, extra_aliases: dict[str, tuple[str, ...]] | None = None
-) -> dict[str, Rule]:
+def duplicate_rule_headings(text: str) -> list[tuple[str, int, int]]:
+    """Rule ids whose heading appears more than once: (id, first line, repeated line)."""
+    first: dict[str, int] = {}
+    dups: list[tuple[str, int, int]] = []
+    in_fence = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            continue
+        m = None if in_fence else _RULE_HEADING.match(line)
+        if m:
+            rid = normalize_rule_id(m.group(1))
+            if rid in first:
+                dups.append((rid, first[rid], number))
+            else:
+                first[rid] = number
+    return dups
+
+
+def read_doctrine(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError(path, None, "doctrine file does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(path, None, f"cannot read doctrine: {exc}") from None
-    rules = parse_doctrine(text, extra_aliases)
+
+
+def load_doctrine(
+    path: Path, extra_aliases: dict[str, tuple[str, ...]] | None = None, text: str | None = None
+) -> dict[str, Rule]:
+    """Read the doctrine at ``path`` (or parse ``text`` already read from it)."""
+    rules = parse_doctrine(read_doctrine(path) if text is None else text, extra_aliases)
     if not rules:
         raise InputError(path, None, "no rules found (expected headings like '### 1. Title')")
     return rules
 
 
-__all__ = ["load_doctrine", "parse_doctrine"]
+__all__ = ["duplicate_rule_headings", "load_doctrine", "parse_doctrine", "read_doctrine"]

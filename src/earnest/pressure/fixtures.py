@@ -80,6 +80,13 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
     for key in REQUIRED_FIELDS:
         if key not in raw:
             bad(key, "required field is missing", "missing-field")
+    # An unknown key is usually a typo ("must_cites") that would silently drop a requirement;
+    # it is reported but does not stop the fixture from loading.
+    extra = [
+        Diagnostic(name, str(key), "unknown field (not in the fixture schema)", "unknown-field")
+        for key in raw
+        if key not in REQUIRED_FIELDS and key not in OPTIONAL_FIELDS
+    ]
 
     def text_field(key: str) -> str:
         value = raw.get(key)
@@ -132,6 +139,16 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
                 if not isinstance(item, dict):
                     bad(where, "must be an object {id, text, compliant}")
                     continue
+                extra.extend(
+                    Diagnostic(
+                        name,
+                        f"{where}.{key}",
+                        "unknown field (a choice is {id, text, compliant})",
+                        "unknown-field",
+                    )
+                    for key in item
+                    if key not in ("id", "text", "compliant")
+                )
                 ok = True
                 for key, typ, desc in (
                     ("id", str, "a string"),
@@ -160,6 +177,16 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
                 if not isinstance(item, dict):
                     bad(where, "must be an object {excuse, counter}")
                     continue
+                extra.extend(
+                    Diagnostic(
+                        name,
+                        f"{where}.{key}",
+                        "unknown field (a rationalization is {excuse, counter})",
+                        "unknown-field",
+                    )
+                    for key in item
+                    if key not in ("excuse", "counter")
+                )
                 excuse, counter = item.get("excuse"), item.get("counter")
                 if not isinstance(excuse, str):
                     bad(
@@ -182,7 +209,7 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
             must_cite = m
 
     if diags:
-        return FixtureFile(path, raw, None, tuple(diags))
+        return FixtureFile(path, raw, None, tuple(diags + extra))
     fixture = Fixture(
         id=fid,
         agent=agent,
@@ -197,7 +224,7 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
         schema_version=1,
         path=path,
     )
-    return FixtureFile(path, raw, fixture, ())
+    return FixtureFile(path, raw, fixture, tuple(extra))
 
 
 def fixture_paths(folder: Path) -> list[Path]:

@@ -149,12 +149,17 @@ class FixtureFile:
 
 @dataclass(frozen=True, slots=True)
 class Suite:
-    """A loaded suite: rules by id, agent docs by name, fixtures in file order."""
+    """A loaded suite: rules by id, agent docs by name, fixtures in file order.
+
+    ``diagnostics`` are defects found while loading files other than fixtures (an agent doc
+    that cannot be read, a duplicate rule heading): kept, like fixture defects, for lint.
+    """
 
     config: SuiteConfig
     rules: dict[str, Rule]
     agents: dict[str, AgentDoc]
     fixture_files: tuple[FixtureFile, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
 
     @property
     def fixtures(self) -> tuple[Fixture, ...]:

@@ -14,9 +14,9 @@ from pathlib import Path
 from earnest.errors import InputError
 from earnest.pressure.agents import load_agent_doc
 from earnest.pressure.config import load_config
-from earnest.pressure.doctrine import load_doctrine
+from earnest.pressure.doctrine import duplicate_rule_headings, load_doctrine, read_doctrine
 from earnest.pressure.fixtures import fixture_paths, load_fixture_file
-from earnest.pressure.models import AgentDoc, Suite
+from earnest.pressure.models import AgentDoc, Diagnostic, Suite
 
 
 def agent_paths(root: Path, patterns: tuple[str, ...]) -> list[Path]:
@@ -29,21 +29,66 @@ def agent_paths(root: Path, patterns: tuple[str, ...]) -> list[Path]:
 
 
 def load_suite(root: str | Path = ".") -> Suite:
-    """Load the suite at ``root``. Raises :class:`InputError` for a suite that cannot be read at all;
-    defects in single fixtures are kept as diagnostics for lint to report."""
+    """Load the suite at ``root``.
+
+    Raises :class:`InputError` only for a suite that cannot be read at all (no config, no
+    doctrine). Defects in single files (a fixture, an agent doc, a repeated rule heading) are
+    kept as diagnostics, so lint can report every defect of every file in one run.
+    """
     root = Path(root)
     config = load_config(root)
-    rules = load_doctrine(config.doctrine, config.aliases)
+    text = read_doctrine(config.doctrine)
+    rules = load_doctrine(config.doctrine, config.aliases, text=text)
+    diags = [
+        Diagnostic(
+            str(config.doctrine),
+            f"line {again}",
+            f"rule {rid} is defined again (first at line {first}); the repeat is ignored",
+            "duplicate-rule",
+        )
+        for rid, first, again in duplicate_rule_headings(text)
+    ]
     agents: dict[str, AgentDoc] = {}
     for path in agent_paths(root, config.agents):
-        doc = load_agent_doc(path, config.claims_heading, frozenset(rules))
+        try:
+            doc = load_agent_doc(path, config.claims_heading, frozenset(rules))
+        except InputError as exc:
+            diags.append(Diagnostic(str(path), exc.place or "", exc.message, "invalid-agent-doc"))
+            continue
         if doc.name in agents:
-            raise InputError(
-                path, "name", f"agent name {doc.name!r} is also used by {agents[doc.name].path}"
+            diags.append(
+                Diagnostic(
+                    str(path),
+                    "front matter: name",
+                    f"agent name {doc.name!r} is also used by {agents[doc.name].path}",
+                    "duplicate-agent-name",
+                )
             )
+            continue
         agents[doc.name] = doc
+    where = "tool.earnest.suite" if config.config_file.name == "pyproject.toml" else "suite"
+    if not agents and not any(d.code == "invalid-agent-doc" for d in diags):
+        diags.append(
+            Diagnostic(
+                str(config.config_file),
+                f"{where}.agents",
+                f"no agent doc matches {', '.join(config.agents)} under {root}",
+                "no-agent-docs",
+            )
+        )
+    if not config.fixtures.is_dir():
+        diags.append(
+            Diagnostic(
+                str(config.config_file),
+                f"{where}.fixtures",
+                f"fixtures folder {config.fixtures} does not exist",
+                "missing-fixtures-folder",
+            )
+        )
     files = tuple(load_fixture_file(p) for p in fixture_paths(config.fixtures))
-    return Suite(config=config, rules=rules, agents=agents, fixture_files=files)
+    return Suite(
+        config=config, rules=rules, agents=agents, fixture_files=files, diagnostics=tuple(diags)
+    )
 
 
 def find_agent(suite: Suite, name: str) -> AgentDoc | None:
