@@ -255,3 +255,34 @@ def test_an_exec_agent_run_unwraps_envelopes_and_voids_a_hang(tmp_path: Path) ->
     assert ok.verdict == "pass" and ok.raw_reply and ok.raw_reply.startswith('{"type"')
     assert ok.reply and ok.reply.endswith("**CHOICE: A**") and ok.cost == 0.002
     assert hung.void and hung.error_kind == "timeout"
+
+
+def test_replaying_the_example_recordings_matches_offline_scoring(tmp_path: Path) -> None:
+    """Recorded lines without an ``order`` were shown the fixture's own order: a shuffled
+    replay run must judge them against that order, exactly as ``earnest score`` does."""
+    from conftest import EXAMPLES
+    from earnest.pressure.replies import read_replies
+    from earnest.pressure.suite import load_suite
+    from earnest.pressure.verdict import judge
+
+    suite_dir = EXAMPLES / "suite"
+    recorded = suite_dir / "recorded" / "replies.jsonl"
+    suite = load_suite(suite_dir)
+    fixtures = {f.id: f for f in suite.fixtures}
+    expected: dict[tuple[str, str], str] = {}
+    for r in read_replies(recorded, fixtures):
+        if (r.epoch or 0) == 0:
+            key = (r.fixture_id, r.arm or "rule")
+            if key not in expected:
+                expected[key] = judge(
+                    fixtures[r.fixture_id], suite.rules, r.response, r.order
+                ).verdict
+    _, _, samples = run(
+        suite_dir, tmp_path / "runs.db", profiles=(f"rec=replay:{recorded}",), seed=7
+    )
+    got = {(s.fixture_id, s.arm): s.verdict for s in samples if not s.void}
+    assert got == expected
+    assert len(set(expected.values())) > 1  # the recordings hold failures as well as passes
+    missing = [s for s in samples if s.void]
+    assert all(s.error_kind == "missing_reply" for s in missing)
+    assert {(s.fixture_id, s.arm) for s in missing}.isdisjoint(expected)

@@ -1,14 +1,17 @@
 """``replay:FILE`` — recorded replies instead of a model, for dry runs and tests.
 
 The file is recorded-replies JSONL (read by ``earnest.pressure.replies``), e.g. the output
-of ``earnest export``. A sample is answered by the line with the same fixture, arm and
-epoch (and profile, when the file has several); failing that, by the fixture and arm, then by
-the fixture alone. A recorded ``order`` is kept, so the reply is judged against the options
-as they were displayed when it was recorded. No line for a fixture → the sample is void.
+of ``earnest export``. A sample is answered by the line with the same fixture, arm and epoch
+(a line without ``arm`` is the rule arm, without ``epoch`` epoch 0), preferring the line of the
+same profile when the file has several. Never by another arm's or another epoch's line: that
+would pass a rule-arm reply off as the RED baseline, or a cached repeat off as a fresh sample.
+A recorded ``order`` is kept (a line without one was shown the fixture's own order), so the
+reply is judged against the options as they were shown.
+No matching line → the sample is void.
 
 Example:
-    >>> ReplayProvider.lookup_keys(SampleKey("PRS-1", "rule", 2, "mini"))[0]
-    ('PRS-1', 'rule', 2, 'mini')
+    >>> ReplayProvider.lookup_keys(SampleKey("PRS-1", "rule", 2, "mini"))
+    [('PRS-1', 'rule', 2, 'mini'), ('PRS-1', 'rule', 2)]
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ class ReplayProvider:
         self.name = profile.spec
         self.model = profile.model
         self.path = path
+        # A line without ``order`` was answered against the fixture's own order (DESIGN.md).
+        self._own_order = {fid: f.choice_ids for fid, f in fixtures.items()}
         self._index: dict[_Key, ReplyRecord] = {}
         for rec in read_replies(path, fixtures):
             for k in self.record_keys(rec):
@@ -67,7 +72,7 @@ class ReplayProvider:
         keys: list[_Key] = []
         if isinstance(profile, str) and profile:
             keys.append((fixture, arm, epoch, profile))
-        keys += [(fixture, arm, epoch), (fixture, arm), (fixture,)]
+        keys.append((fixture, arm, epoch))
         return keys
 
     @staticmethod
@@ -75,8 +80,6 @@ class ReplayProvider:
         return [
             (key.fixture_id, key.arm, key.epoch, key.profile),
             (key.fixture_id, key.arm, key.epoch),
-            (key.fixture_id, key.arm),
-            (key.fixture_id,),
         ]
 
     async def complete(
@@ -97,11 +100,13 @@ class ReplayProvider:
                     text=rec.response,
                     raw=rec.response,
                     cost=0.0,
-                    order=rec.order,
+                    order=rec.order or self._own_order.get(rec.fixture_id),
                     model=rec.model,
                 )
         raise ProviderError(
-            f"no recorded reply for {key.fixture_id} in {self.path}", kind="missing_reply"
+            f"no recorded reply for {key.fixture_id} (arm {key.arm}, epoch {key.epoch})"
+            f" in {self.path}",
+            kind="missing_reply",
         )
 
     async def aclose(self) -> None:
