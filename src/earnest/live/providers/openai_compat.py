@@ -2,6 +2,10 @@
 
 Reaches OpenAI itself, or a local server (vLLM, Ollama, llama.cpp server, LM Studio) through
 ``base_url``. The SDK's own retries are switched off: the runner retries, once, with its policy.
+The request goes through the SDK's generic ``post`` (its documented way to send a body as-is):
+the profile's ``params`` reach the server untouched, server-specific ones included (Ollama's
+``num_ctx``, vLLM's ``top_k``), and the SDK's per-call parameter transformation — most of its
+client-side cost — is skipped. The reply is still parsed into the SDK's ``ChatCompletion``.
 
 Reasoning models want ``max_completion_tokens`` and reject ``max_tokens``; some local servers
 reject ``max_completion_tokens``. A profile's ``token_param`` picks one; ``auto`` (the default)
@@ -15,7 +19,6 @@ Example:
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import re
@@ -70,29 +73,21 @@ class OpenAIProvider:
         self._token_param = (
             profile.token_param if self._fixed_token_param else initial_token_param(profile.model)
         )
-        self._known_kwargs = set(inspect.signature(self._client.chat.completions.create).parameters)
+        from openai.types.chat import ChatCompletion
+
+        self._cast_to = ChatCompletion
 
     def _request(self, system: str, user: str, params: Mapping[str, Any]) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {
+        body: dict[str, Any] = {
             "model": self.model,
             "messages": [
                 {"role": "system", "content": system},
                 {"role": "user", "content": user},
             ],
         }
-        extra: dict[str, Any] = {}
         for key, value in params.items():
-            if key in _TOKEN_KEYS:
-                key = self._token_param
-            # Parameters this SDK version does not name travel in the body untouched, so a
-            # server-specific option (Ollama's num_ctx, vLLM's top_k) still reaches the server.
-            if key in self._known_kwargs:
-                kwargs[key] = value
-            else:
-                extra[key] = value
-        if extra:
-            kwargs["extra_body"] = extra
-        return kwargs
+            body[self._token_param if key in _TOKEN_KEYS else key] = value
+        return body
 
     async def complete(
         self,
@@ -106,9 +101,14 @@ class OpenAIProvider:
         started = time.perf_counter()
         switched = False
         while True:
-            kwargs = self._request(system, user, params)
+            body = self._request(system, user, params)
             try:
-                resp = await self._client.chat.completions.create(**kwargs, timeout=timeout)
+                resp = await self._client.post(
+                    "/chat/completions",
+                    cast_to=self._cast_to,
+                    body=body,
+                    options={"timeout": timeout},
+                )
                 break
             except self._openai.BadRequestError as exc:
                 if (
