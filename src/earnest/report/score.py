@@ -75,6 +75,13 @@ def _rationalizations_text(r: ScoredReply) -> str:
 
 def score_junit(result: ScoreResult, suite: Suite) -> str:
     """A JUnit document: one test case per reply, failures carrying the reason and the reply."""
+    return render_junit([score_junit_suite(result, suite)])
+
+
+def score_junit_suite(
+    result: ScoreResult, suite: Suite, suite_name: str = "earnest score"
+) -> JUnitSuite:
+    """The JUnit test suite of scored replies (one case per reply), for embedding in larger reports."""
     cases: list[JUnitCase] = []
     for r in result.replies:
         rec, j = r.record, r.judgement
@@ -113,7 +120,7 @@ def score_junit(result: ScoreResult, suite: Suite) -> str:
             )
         )
     counts = tuple((v, str(result.counts.get(v, 0))) for v in VERDICTS)
-    return render_junit([JUnitSuite("earnest score", tuple(cases), properties=counts)])
+    return JUnitSuite(suite_name, tuple(cases), properties=counts)
 
 
 def render_score_table(result: ScoreResult, console: Console) -> None:

@@ -1,0 +1,128 @@
+"""``earnest check``: the CI entry point for a suite."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from earnest.cli import app
+from earnest.cli.pressure import SUITE_HELP
+
+if TYPE_CHECKING:
+    from earnest.pressure.check import CheckResult
+
+
+class CheckFormat(StrEnum):
+    table = "table"
+    json = "json"
+    junit = "junit"
+
+
+@app.command("check")
+def check_command(
+    suite: Path = typer.Option(Path("."), "--suite", "-s", help=SUITE_HELP, show_default=True),
+    format: CheckFormat = typer.Option(
+        CheckFormat.table, "--format", "-f", help="table, json or junit (docs/formats.md)."
+    ),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write the report to FILE instead of standard output."
+    ),
+) -> None:
+    """Lint, coverage, and scoring of the suite's recorded replies, in one command: the CI entry point.
+
+    Fails (exit 1) on any lint error, any coverage failure, or any recorded reply outside the
+    ablated arm that does not pass. Ablated-arm replies are the RED baseline (the rule removed):
+    they are scored and shown, and expected to fail. Exit 2 on bad input.
+    """
+    import io
+
+    from rich.console import Console
+
+    from earnest.cli.pressure import _coverage_json, _lint_json
+    from earnest.errors import InputError
+    from earnest.pressure.check import run_check
+    from earnest.pressure.suite import load_suite
+    from earnest.report.check import check_junit
+    from earnest.report.junit import write_text_atomic
+    from earnest.report.score import render_score_table, score_json
+
+    loaded = load_suite(suite)
+    result = run_check(loaded)
+    errors = sum(1 for d in result.diagnostics if d.severity == "error")
+    warnings = len(result.diagnostics) - errors
+
+    if format is CheckFormat.json:
+        doc = {
+            "ok": result.ok,
+            "reasons": result.reasons(),
+            "lint": _lint_json(
+                loaded, list(result.diagnostics), errors, warnings, False, errors > 0
+            ),
+            "coverage": _coverage_json(loaded, result.coverage),
+            "replies": (
+                score_json(result.score, files=[str(p) for p in result.reply_files])
+                if result.score is not None
+                else None
+            ),
+            "gating_failures": len(result.gating_failures),
+        }
+        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    elif format is CheckFormat.junit:
+        text = check_junit(result, loaded)
+    else:
+        buffer = io.StringIO()
+        console = (
+            Console(file=buffer, width=140, no_color=True, highlight=False)
+            if output is not None
+            else Console(highlight=False)
+        )
+        console.print(_lint_and_coverage_text(result, errors, warnings), markup=False, end="")
+        if result.score is not None:
+            render_score_table(result.score, console)
+        console.print(_summary_text(result), markup=False, end="")
+        text = buffer.getvalue()
+
+    if output is not None:
+        try:
+            write_text_atomic(output, text)
+        except OSError as exc:
+            raise InputError(output, None, f"cannot write: {exc.strerror}") from None
+    elif text:
+        typer.echo(text, nl=False)
+    raise typer.Exit(0 if result.ok else 1)
+
+
+def _lint_and_coverage_text(result: CheckResult, errors: int, warnings: int) -> str:
+    import contextlib
+    import io
+
+    from earnest.cli.pressure import _print_coverage
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        print("== lint")
+        for d in result.diagnostics:
+            print(f"{d.severity + ':':<8} {d.render()}")
+        print(f"lint: {errors} error(s), {warnings} warning(s)")
+        print("\n== coverage")
+        _print_coverage(result.coverage)
+        print("\n== recorded replies")
+        if result.score is None:
+            print("no recorded replies configured ([suite] replies)")
+    return buf.getvalue()
+
+
+def _summary_text(result: CheckResult) -> str:
+    lines = [""]
+    if result.score is not None:
+        ablated = sum(1 for r in result.score.replies if r.record.arm == "ablated")
+        if ablated:
+            lines.append(
+                f"{ablated} ablated-arm reply(ies) scored as the RED baseline: they do not gate"
+            )
+    lines.append("check: ok" if result.ok else "check: FAILED: " + "; ".join(result.reasons()))
+    return "\n".join(lines) + "\n"

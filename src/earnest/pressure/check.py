@@ -1,0 +1,84 @@
+"""``earnest check``: lint, coverage and scoring of the suite's recorded replies, judged together.
+
+Each criterion is judged separately and combined explicitly; the result records why it failed.
+Replies recorded in the ``ablated`` arm are the RED baseline (the rule removed), expected to
+fail: they are scored and reported but never fail the check.
+
+Example:
+    >>> result = run_check(load_suite("examples/suite"))  # doctest: +SKIP
+    >>> result.lint_ok, result.coverage.ok  # doctest: +SKIP
+    (True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from earnest.pressure.coverage import CoverageReport, coverage_report
+from earnest.pressure.lint import has_errors, lint_suite
+from earnest.pressure.models import Diagnostic, Suite
+from earnest.pressure.score import ScoredReply, ScoreResult, score_replies
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    diagnostics: tuple[Diagnostic, ...]
+    coverage: CoverageReport
+    reply_files: tuple[Path, ...]
+    score: ScoreResult | None
+
+    @property
+    def lint_ok(self) -> bool:
+        return not has_errors(list(self.diagnostics))
+
+    @property
+    def gating_failures(self) -> tuple[ScoredReply, ...]:
+        """Recorded replies that fail the check: any failure outside the ablated arm."""
+        if self.score is None:
+            return ()
+        return tuple(
+            r for r in self.score.replies if not r.judgement.passed and r.record.arm != "ablated"
+        )
+
+    @property
+    def replies_ok(self) -> bool:
+        return not self.gating_failures
+
+    @property
+    def ok(self) -> bool:
+        return self.lint_ok and self.coverage.ok and self.replies_ok
+
+    def reasons(self) -> list[str]:
+        """Why the check failed, one line per criterion (empty when it passed)."""
+        out: list[str] = []
+        errors = sum(1 for d in self.diagnostics if d.severity == "error")
+        if errors:
+            out.append(f"lint: {errors} error(s)")
+        if not self.coverage.ok:
+            out.append(f"coverage: {len(self.coverage.failures)} failure(s)")
+        if self.gating_failures:
+            out.append(f"replies: {len(self.gating_failures)} recorded reply(ies) did not pass")
+        return out
+
+
+def reply_files(suite: Suite) -> tuple[Path, ...]:
+    """The recorded-replies files the suite configures (``[suite] replies`` globs), sorted."""
+    root = suite.config.root
+    found: dict[Path, None] = {}
+    for pattern in suite.config.replies:
+        for p in sorted(root.glob(pattern)):
+            if p.is_file():
+                found.setdefault(p, None)
+    return tuple(found)
+
+
+def run_check(suite: Suite) -> CheckResult:
+    diagnostics = tuple(lint_suite(suite))
+    coverage = coverage_report(suite)
+    files = reply_files(suite)
+    score = score_replies(suite, files) if files else None
+    return CheckResult(diagnostics, coverage, files, score)
+
+
+__all__ = ["CheckResult", "reply_files", "run_check"]
