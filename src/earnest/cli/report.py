@@ -1,0 +1,114 @@
+"""``earnest report``: one self-contained HTML file (or its JSON data) for people to look at."""
+
+from __future__ import annotations
+
+import enum
+from pathlib import Path
+
+import typer
+
+from earnest.cli import app
+from earnest.errors import InputError
+
+
+class ReportFormat(enum.StrEnum):
+    html = "html"
+    json = "json"
+
+
+@app.command("report")
+def report_command(
+    output: Path = typer.Option(
+        ...,
+        "--output",
+        "-o",
+        help="Write the report to FILE (e.g. report.html). Written whole or not at all.",
+        show_default=False,
+    ),
+    suite: Path | None = typer.Option(
+        None,
+        "--suite",
+        "-s",
+        help="A suite folder (with earnest.toml): lint, coverage, and its recorded replies.",
+        show_default=False,
+    ),
+    replies: list[Path] = typer.Option(
+        [],
+        "--replies",
+        "-r",
+        metavar="FILE.jsonl",
+        help="Recorded replies to show instead of the suite's configured ones (repeatable; "
+        "needs --suite).",
+        show_default=False,
+    ),
+    fmt: ReportFormat = typer.Option(
+        ReportFormat.html,
+        "--format",
+        "-f",
+        help="html (one self-contained file) or json (the report's data: docs/formats.md).",
+        case_sensitive=False,
+    ),
+    title: str | None = typer.Option(None, "--title", help="The report's title."),
+) -> None:
+    """Write a report people can read: one self-contained HTML file, no network needed.
+
+    A verdict matrix (fixtures x profiles and arms), pass rates with their intervals, the
+    ablation delta per rule, coverage by rule, the rationalizations observed, and every reply,
+    openable with the prompt it answered; filters by verdict, fixture, profile and arm.
+
+    The report shows what the checks decided; it does not gate. Exit status: 0 the report was
+    written, 2 bad usage or bad input.
+    """
+    import json
+    from datetime import UTC, datetime
+
+    from earnest import __version__
+    from earnest.pressure.suite import load_suite
+    from earnest.report.from_suite import suite_report
+    from earnest.report.html import render_html
+    from earnest.report.junit import write_text_atomic
+
+    if suite is None:
+        raise InputError(
+            None, "--suite", "nothing to report: give --suite DIR (e.g. --suite examples/suite)"
+        )
+    if replies and suite is None:
+        raise InputError(None, "--replies", "needs --suite: replies are judged against a suite")
+    _check_output(output, [*replies])
+
+    generated = datetime.now(UTC).isoformat(timespec="seconds")
+    loaded = load_suite(suite)
+    report = suite_report(
+        loaded,
+        replies=replies or None,
+        title=title,
+        generated_at=generated,
+        version=__version__,
+    )
+    if fmt is ReportFormat.json:
+        from earnest.report.htmlsafe import finite
+
+        text = json.dumps(finite(report.to_json()), indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = render_html(report)
+    try:
+        write_text_atomic(output, text)
+    except OSError as exc:
+        raise InputError(output, None, f"cannot write: {exc.strerror}") from None
+    what = []
+    if report.pressure is not None:
+        what.append(f"{len(report.pressure.samples)} replies")
+    if report.suite is not None:
+        what.append(f"{report.suite.coverage.fixtures} fixtures")
+    typer.echo(f"wrote {output}" + (f" ({', '.join(what)})" if what else ""))
+
+
+def _check_output(output: Path, inputs: list[Path]) -> None:
+    if output.is_dir():
+        raise InputError(output, None, "--output is a folder, expected a file path")
+    if not output.parent.exists():
+        raise InputError(output, None, f"folder {output.parent} does not exist")
+    target = output.resolve()
+    for p in inputs:
+        if Path(p).resolve() == target:
+            raise InputError(output, None, "--output would overwrite an input file")
