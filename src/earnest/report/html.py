@@ -157,7 +157,7 @@ def render_html(report: Report) -> str:
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<meta http-equiv="Content-Security-Policy" content="{esc(_csp(script))}">'
+        f'<meta http-equiv="Content-Security-Policy" content="{_csp(script)}">'
         '<meta name="referrer" content="no-referrer">'
         f"<title>{esc(report.title)}</title>"
         f"<style>{asset('report.css')}</style></head>\n<body>"

@@ -1,6 +1,6 @@
 /* earnest report: filters and the reply/trajectory viewer.
  * Model output is untrusted: it is only ever put on the page with textContent, never as markup.
- * The data comes from <script type="application/json" id="earnest-data">, parsed, never run. */
+ * The data comes from the JSON data element #earnest-data: parsed, never run. */
 (function () {
   "use strict";
   var dataEl = document.getElementById("earnest-data");
