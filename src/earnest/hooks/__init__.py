@@ -1,0 +1,49 @@
+"""Stop hooks: the effect gate (ADR-010) inside the agent CLIs people use.
+
+``earnest hook claude-code`` (Stop, SubagentStop), ``earnest hook gemini`` (AfterAgent) and
+``earnest hook codex`` (Stop) read the hook's JSON on stdin and the session transcript, and
+block a stop whose run claims work that left no verifiable effect — at most
+``max_downgrades`` times per user prompt. ``earnest hook install CLI`` adds the hook to the
+CLI's settings. Everything imported here is standard-library only; the trajectory reader and
+the effect gate are imported when a stop is judged.
+
+Example:
+    >>> from earnest.hooks import HookOutcome
+    >>> HookOutcome.block("completion-without-effect: nothing written").reason[:25]
+    'completion-without-effect'
+"""
+
+from earnest.hooks.config import HookConfig, load_hook_config
+from earnest.hooks.core import EXHAUSTED, RunView, decide
+from earnest.hooks.entry import ADAPTERS, DISABLE_ENV, run_hook
+from earnest.hooks.outcome import HookOutcome
+from earnest.hooks.settings import (
+    CLIS,
+    SettingsChange,
+    install_hook,
+    settings_path,
+    uninstall_hook,
+)
+from earnest.hooks.state import SessionState, StateStore, default_state_dir
+from earnest.hooks.stdin import HookPayload
+
+__all__ = [
+    "ADAPTERS",
+    "CLIS",
+    "DISABLE_ENV",
+    "EXHAUSTED",
+    "HookConfig",
+    "HookOutcome",
+    "HookPayload",
+    "RunView",
+    "SessionState",
+    "SettingsChange",
+    "StateStore",
+    "decide",
+    "default_state_dir",
+    "install_hook",
+    "load_hook_config",
+    "run_hook",
+    "settings_path",
+    "uninstall_hook",
+]
