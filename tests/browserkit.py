@@ -32,7 +32,11 @@ def chromium_path() -> str | None:
     if explicit:
         return explicit
     for name in ("/usr/bin/chromium", "chromium", "chromium-browser"):
-        found = shutil.which(name) if not name.startswith("/") else (name if Path(name).exists() else None)
+        found = (
+            shutil.which(name)
+            if not name.startswith("/")
+            else (name if Path(name).exists() else None)
+        )
         if found:
             return found
     return None

@@ -122,7 +122,9 @@ def test_every_guide_exists_and_runs_something() -> None:
 
 
 @pytest.mark.parametrize(
-    "guide", [p for p in sorted(GUIDES.glob("*.md")) if p.name != "live-runs.md"], ids=lambda p: p.name
+    "guide",
+    [p for p in sorted(GUIDES.glob("*.md")) if p.name != "live-runs.md"],
+    ids=lambda p: p.name,
 )
 def test_guide_commands_run_as_written(guide: Path, tmp_path: Path) -> None:
     work, env = workspace(tmp_path)

@@ -12,11 +12,11 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from suitekit import fixture_data, write_replies, write_suite
 
 from conftest import EXAMPLES, REPO, SRC
 from earnest.pressure.check import run_check
 from earnest.pressure.suite import load_suite
+from suitekit import fixture_data, write_replies, write_suite
 
 pytest_plugins = ["pytester"]
 
@@ -55,7 +55,9 @@ def test_example_suite_items_match_earnest_check(pytester: pytest.Pytester) -> N
     check = run_check(load_suite(SUITE))
     assert check.score is not None
     replies = check.score.replies
-    ablated_failures = sum(1 for r in replies if r.record.arm == "ablated" and not r.judgement.passed)
+    ablated_failures = sum(
+        1 for r in replies if r.record.arm == "ablated" and not r.judgement.passed
+    )
     gating = len(check.gating_failures)
     passes = sum(1 for r in replies if r.judgement.passed)
     suite = load_suite(SUITE)
@@ -63,9 +65,7 @@ def test_example_suite_items_match_earnest_check(pytester: pytest.Pytester) -> N
 
     result = _run(pytester, "--earnest-suite", str(SUITE), "-rfx")
     # lint per file + coverage all pass on the example suite; the replies are a deliberate mix
-    result.assert_outcomes(
-        passed=lint_files + 1 + passes, failed=gating, xfailed=ablated_failures
-    )
+    result.assert_outcomes(passed=lint_files + 1 + passes, failed=gating, xfailed=ablated_failures)
     assert gating == 10 and ablated_failures == 4
     out = result.stdout.str()
     # a failure carries its verdict, reason, criteria and the reply

@@ -11,7 +11,7 @@ from suitekit import fixture_data, write_replies, write_suite
 EVIL_MODEL = 'evil</script><script>window.__pwned="model"</script>'
 EVIL_REPLY = (
     "<script>window.__pwned='reply'</script>\n"
-    '<img src=x onerror="window.__pwned=\'img\'">\n'
+    "<img src=x onerror=\"window.__pwned='img'\">\n"
     "</script><!-- \u2028 \u2029 & &amp; \x00\x1b end\n"
     "CHOICE: A"
 )

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import launch_browser
 from hostile import EVIL_MODEL, EVIL_REPLY, hostile_suite
 
+from browserkit import launch_browser
 from conftest import EXAMPLES, run_earnest
 from earnest.pressure.check import run_check
 from earnest.pressure.envelopes import unwrap_envelope
@@ -76,9 +76,10 @@ def test_example_report_in_a_browser(browser: Any, tmp_path: Path) -> None:
         fixtures = {r.record.fixture_id for r in replies}
         assert pg.locator("#verdict-matrix tbody tr").count() == len(fixtures)
         assert pg.locator("#verdict-matrix .sq").count() == len(replies)
-        assert pg.locator("#verdict-matrix .sq.fail-choice").count() == check.score.counts[
-            "fail-choice"
-        ]
+        assert (
+            pg.locator("#verdict-matrix .sq.fail-choice").count()
+            == check.score.counts["fail-choice"]
+        )
         assert pg.locator("#verdict-matrix .sq").first.is_visible()
         assert pg.locator("#rates svg circle").count() >= 3
         assert pg.locator("#coverage svg rect").count() >= 10
@@ -135,8 +136,10 @@ def test_example_report_in_a_browser(browser: Any, tmp_path: Path) -> None:
         assert not viewer.is_visible()
 
         # clicking a matrix cell lists that cell's replies
-        pg.click('#verdict-matrix tr[data-fixture="IMPL-R1-FLAKY-RETRY"] td.cell[data-arm="rule"]'
-                 '[data-profile="claude-sonnet-4-5"] .n')
+        pg.click(
+            '#verdict-matrix tr[data-fixture="IMPL-R1-FLAKY-RETRY"] td.cell[data-arm="rule"]'
+            '[data-profile="claude-sonnet-4-5"] .n'
+        )
         assert visible.count() == 2
         assert page.problems() == []
     finally:
@@ -158,7 +161,7 @@ def test_hostile_replies_stay_text_in_a_browser(browser: Any, tmp_path: Path) ->
         pre = pg.locator("#viewer pre").first
         shown = pre.inner_text()
         assert "<script>window.__pwned='reply'</script>" in shown
-        assert '<img src=x onerror="window.__pwned=\'img\'">' in shown
+        assert "<img src=x onerror=\"window.__pwned='img'\">" in shown
         assert shown.startswith(EVIL_REPLY.split("\n")[0])
         assert pg.locator("#viewer img, #viewer iframe, #viewer b, main img").count() == 0
         # the enveloped reply: unwrapped text shown as text, the raw envelope kept

@@ -72,7 +72,9 @@ def test_example_report_is_self_contained_and_matches_check() -> None:
         assert fixture is not None and fixture.scenario.strip()[:80] in prompt["user"]
     # the matrix has one row per fixture with replies and a square per reply
     assert html.count('class="sq ') >= check.score.total
-    assert html.count("<tr data-fixture=") >= len({r.record.fixture_id for r in check.score.replies})
+    assert html.count("<tr data-fixture=") >= len(
+        {r.record.fixture_id for r in check.score.replies}
+    )
 
 
 def test_ablation_and_rationalizations_come_from_the_judgements() -> None:
@@ -154,7 +156,9 @@ def test_cli_bad_usage_and_input(tmp_path: Path) -> None:
     over = run_earnest("report", "-s", str(SUITE), "-r", str(replies), "-o", str(replies))
     assert over.returncode == 2 and "overwrite" in over.stderr
     assert replies.read_text(encoding="utf-8") == '{"fixture_id": "REV-R5-KEY-IN-DIFF"}\n'
-    bad = run_earnest("report", "-s", str(SUITE), "-r", str(replies), "-o", str(tmp_path / "o.html"))
+    bad = run_earnest(
+        "report", "-s", str(SUITE), "-r", str(replies), "-o", str(tmp_path / "o.html")
+    )
     assert bad.returncode == 2
     assert f"{replies}: line 1: missing field 'response'" in bad.stderr
     assert "Traceback" not in bad.stderr

@@ -36,9 +36,19 @@ def summarize_samples(samples: Sequence[Sample], titles: Mapping[str, str]) -> S
         r = _rate("", p, a, ss)
         counts = Counter(s.verdict for s in ss if s.verdict is not None)
         cells.append(
-            Cell(f, ss[0].rule, p, a, r.n, r.passes, len(ss) - r.n,
-                 {v: counts.get(v, 0) for v in VERDICTS}, r.rate, r.interval,
-                 tuple(s.key for s in ss))
+            Cell(
+                f,
+                ss[0].rule,
+                p,
+                a,
+                r.n,
+                r.passes,
+                len(ss) - r.n,
+                {v: counts.get(v, 0) for v in VERDICTS},
+                r.rate,
+                r.interval,
+                tuple(s.key for s in ss),
+            )
         )
     pa: dict[tuple[str, str], list[Sample]] = {}
     for s in samples:
@@ -50,7 +60,22 @@ def summarize_samples(samples: Sequence[Sample], titles: Mapping[str, str]) -> S
         by_rule.setdefault((s.rule, s.profile), {}).setdefault(s.arm, []).append(s)
     for (rule, prof), arms in by_rule.items():
         if "rule" in arms and "ablated" in arms:
-            r, b = _rate("", prof, "rule", arms["rule"]), _rate("", prof, "ablated", arms["ablated"])
+            r, b = (
+                _rate("", prof, "rule", arms["rule"]),
+                _rate("", prof, "ablated", arms["ablated"]),
+            )
             d = (r.passes / r.n - b.passes / b.n) if r.n and b.n else None
-            ab.append(Ablation(rule, titles.get(rule, ""), prof, r.n, r.passes, b.n, b.passes, d, (math.nan, math.nan)))
+            ab.append(
+                Ablation(
+                    rule,
+                    titles.get(rule, ""),
+                    prof,
+                    r.n,
+                    r.passes,
+                    b.n,
+                    b.passes,
+                    d,
+                    (math.nan, math.nan),
+                )
+            )
     return Summary(tuple(cells), rates, tuple(ab), _rate("all", "", "", samples))

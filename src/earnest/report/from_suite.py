@@ -28,8 +28,8 @@ from earnest.report.aggregate import summarize_samples
 from earnest.report.model import (
     Excuse,
     FixtureInfo,
-    Prompt,
     PressureSection,
+    Prompt,
     Report,
     Sample,
     SuiteSection,
@@ -158,7 +158,9 @@ def pressure_section(
     summary = summarize_samples(samples, {r.id: r.title for r in suite.rules.values()})
     gating = len(result.gating_failures)
     ablated = sum(1 for s in samples if not s.gating)
-    reasons = (f"{gating} recorded reply(ies) outside the ablated arm did not pass",) if gating else ()
+    reasons = (
+        (f"{gating} recorded reply(ies) outside the ablated arm did not pass",) if gating else ()
+    )
     notes = []
     if ablated:
         notes.append(

@@ -58,7 +58,12 @@ def page_data(report: Report) -> dict[str, Any]:
     if p is not None:
         data["samples"] = {s.key: {"kind": "sample", **s.to_json()} for s in p.samples}
         data["fixtures"] = {
-            f.id: {"title": f.title, "rule": f.rule, "rule_title": titles.get(f.rule, ""), "agent": f.agent}
+            f.id: {
+                "title": f.title,
+                "rule": f.rule,
+                "rule_title": titles.get(f.rule, ""),
+                "agent": f.agent,
+            }
             for f in p.fixtures
         }
     return data
@@ -135,7 +140,9 @@ def render_html(report: Report) -> str:
         _filters(report),
         "<main>",
         '<section id="glance"><h2>At a glance</h2>',
-        f'<div class="tiles">{"".join(tiles)}</div>' if tiles else '<p class="empty-state">Nothing to report.</p>',
+        f'<div class="tiles">{"".join(tiles)}</div>'
+        if tiles
+        else '<p class="empty-state">Nothing to report.</p>',
         "</section>",
     ]
     if report.pressure is not None:

@@ -110,10 +110,18 @@ def _mini_bar(c: Cell) -> str:
 def matrix_section(p: PressureSection) -> str:
     by_key = {s.key: s for s in p.samples}
     cells = {(c.fixture_id, c.profile, c.arm): c for c in p.cells}
-    cols = [(prof, arm) for prof in p.profiles for arm in p.arms if any(
-        (f, prof, arm) in cells for f, _, _ in cells)]
+    cols = [
+        (prof, arm)
+        for prof in p.profiles
+        for arm in p.arms
+        if any((f, prof, arm) in cells for f, _, _ in cells)
+    ]
     known = [f for f in p.fixtures if any((f.id, pr, a) in cells for pr, a in cols)]
-    extra = [fid for fid in dict.fromkeys(c.fixture_id for c in p.cells) if fid not in {f.id for f in known}]
+    extra = [
+        fid
+        for fid in dict.fromkeys(c.fixture_id for c in p.cells)
+        if fid not in {f.id for f in known}
+    ]
     head = "".join(
         f'<th data-profile="{esc(prof)}" data-arm="{esc(arm)}">{esc(prof)}<br>'
         f'<span class="note">{esc(arm)}{" (RED baseline)" if arm == "ablated" else ""}</span></th>'
@@ -163,7 +171,7 @@ def matrix_section(p: PressureSection) -> str:
         "expected.</p>"
         + legend()
         + '<div style="overflow-x:auto" data-filter-scope="1"><table class="matrix" id="verdict-matrix">'
-        f'<thead><tr><th>fixture</th><th>rule</th>{head}</tr></thead>'
+        f"<thead><tr><th>fixture</th><th>rule</th>{head}</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table></div></section>"
     )
 
@@ -175,7 +183,9 @@ def rates_section(p: PressureSection) -> str:
             r.rate,
             r.interval,
             note=f"{r.passes}/{r.n} ({pct(r.rate)})",
-            color=VERDICT_COLORS["pass"] if r.arm != "ablated" else VERDICT_COLORS["fail-unparseable"],
+            color=VERDICT_COLORS["pass"]
+            if r.arm != "ablated"
+            else VERDICT_COLORS["fail-unparseable"],
             title=f"{r.profile} · {r.arm}: {r.passes}/{r.n} passed, {interval_text(r.interval)}",
         )
         for r in p.rates
@@ -193,8 +203,11 @@ def rates_section(p: PressureSection) -> str:
     )
     mix = stacked(
         [(v, n, VERDICT_COLORS[v]) for v, n in p.counts.items()]
-        + ([("void", sum(c.void for c in p.cells), VERDICT_COLORS["void"])]
-           if any(c.void for c in p.cells) else []),
+        + (
+            [("void", sum(c.void for c in p.cells), VERDICT_COLORS["void"])]
+            if any(c.void for c in p.cells)
+            else []
+        ),
         label="verdict mix",
     )
     return (
@@ -252,8 +265,7 @@ def rationalizations_section(p: PressureSection) -> str:
     for e in p.excuses:
         users = [by_key[k] for k in e.samples if k in by_key]
         used = (
-            f"<strong>{len(users)}</strong> "
-            + "".join(square(s) for s in users[:_SQUARES_MAX])
+            f"<strong>{len(users)}</strong> " + "".join(square(s) for s in users[:_SQUARES_MAX])
             if users
             else '<span class="note">never used</span>'
         )
@@ -322,9 +334,8 @@ def replies_section(samples: Sequence[Sample]) -> str:
 
 
 def pressure_sections(p: PressureSection, suite: SuiteSection | None = None) -> str:
-    head = (
-        f'<p class="note">{esc(p.source)}</p>'
-        + "".join(f'<div class="warnbox">{esc(n)}</div>' for n in p.notes)
+    head = f'<p class="note">{esc(p.source)}</p>' + "".join(
+        f'<div class="warnbox">{esc(n)}</div>' for n in p.notes
     )
     if not p.samples:
         return head + '<p class="empty-state">No replies.</p>'

@@ -85,7 +85,7 @@ def coverage_section(suite: SuiteSection) -> str:
     for r in c.rows:
         fixtures = ", ".join(r.fixtures) or (f"debt: {r.debt_reason}" if r.debt_reason else "–")
         table.append(
-            f"<tr><td>{esc(r.rule)}</td><td><span class=\"badge {esc(r.status)}\">"
+            f'<tr><td>{esc(r.rule)}</td><td><span class="badge {esc(r.status)}">'
             f"{esc(r.status)}</span></td><td>{esc(r.title)}</td>"
             f"<td>{esc(', '.join(r.agents) or '–')}</td><td>{esc(fixtures)}</td></tr>"
         )
@@ -105,7 +105,7 @@ def coverage_section(suite: SuiteSection) -> str:
         '<p class="help">Every doctrine rule: the fixtures that cover it (a fixture covers its rule '
         "only when it loads and its agent claims the rule), the declared debt, and what is "
         "missing.</p>"
-        f"{verdict}<div class=\"chart\">{chart}</div>{''.join(table)}</section>"
+        f'{verdict}<div class="chart">{chart}</div>{"".join(table)}</section>'
     )
 
 

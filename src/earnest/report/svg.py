@@ -144,9 +144,7 @@ def forest(
     return "".join(out)
 
 
-def bars(
-    rows: Sequence[Row], *, maximum: float | None = None, label: str = "bar chart"
-) -> str:
+def bars(rows: Sequence[Row], *, maximum: float | None = None, label: str = "bar chart") -> str:
     """Horizontal bars from zero; ``value`` ``None`` or 0 leaves the bar empty."""
     values = [r.value for r in rows if _ok(r.value)]
     top_value = maximum if maximum is not None else max([1.0, *[v for v in values if v]])
@@ -194,9 +192,7 @@ def stacked(parts: Sequence[tuple[str, int, str]], *, label: str = "verdict mix"
     for name, n, color in parts:
         text = f"{name} {n}"
         out.append(f'<rect x="{lx}" y="34" width="12" height="12" rx="2" fill="{color}"/>')
-        out.append(
-            f'<text x="{lx + 16}" y="44" fill="{INK}">{esc(text)}</text>'
-        )
+        out.append(f'<text x="{lx + 16}" y="44" fill="{INK}">{esc(text)}</text>')
         lx += 24 + 7 * len(text)
     out.append("</svg>")
     return "".join(out)
