@@ -41,6 +41,25 @@ def report_command(
         "needs --suite).",
         show_default=False,
     ),
+    run: str | None = typer.Option(
+        None,
+        "--run",
+        metavar="RUN_ID",
+        help="A live run in the run store (see `earnest runs list`).",
+        show_default=False,
+    ),
+    store: Path = typer.Option(
+        Path(".earnest") / "runs.db", "--store", help="The run store (SQLite) holding --run."
+    ),
+    compare: str | None = typer.Option(
+        None,
+        "--compare",
+        metavar="BASELINE",
+        help="Compare --run with BASELINE: a baseline file (`earnest baseline bless`) or a run "
+        "id in the store. Flips, drops and new unparseable replies are shown, paired by "
+        "fixture, profile, arm and epoch.",
+        show_default=False,
+    ),
     fmt: ReportFormat = typer.Option(
         ReportFormat.html,
         "--format",
@@ -51,6 +70,10 @@ def report_command(
     title: str | None = typer.Option(None, "--title", help="The report's title."),
 ) -> None:
     """Write a report people can read: one self-contained HTML file, no network needed.
+
+    For a suite (--suite: lint, coverage and its recorded replies, or --replies), a live run
+    (--run, with --suite to show the suite's lint and coverage too), a run compared with a
+    baseline (--run --compare).
 
     A verdict matrix (fixtures x profiles and arms), pass rates with their intervals, the
     ablation delta per rule, coverage by rule, the rationalizations observed, and every reply,
@@ -68,23 +91,45 @@ def report_command(
     from earnest.report.html import render_html
     from earnest.report.junit import write_text_atomic
 
-    if suite is None:
+    if suite is None and run is None:
         raise InputError(
-            None, "--suite", "nothing to report: give --suite DIR (e.g. --suite examples/suite)"
+            None,
+            "--suite",
+            "nothing to report: give --suite DIR (e.g. --suite examples/suite) or --run RUN_ID",
         )
-    if replies and suite is None:
-        raise InputError(None, "--replies", "needs --suite: replies are judged against a suite")
-    _check_output(output, [*replies])
+    if replies and (suite is None or run is not None):
+        raise InputError(
+            None, "--replies", "needs --suite and no --run: replies are judged against a suite"
+        )
+    if compare is not None and run is None:
+        raise InputError(None, "--compare", "needs --run: the run to compare with the baseline")
+    inputs = [*replies, *([store] if run is not None else [])]
+    if compare is not None:
+        inputs.append(Path(compare))
+    _check_output(output, inputs)
 
     generated = datetime.now(UTC).isoformat(timespec="seconds")
-    loaded = load_suite(suite)
-    report = suite_report(
-        loaded,
-        replies=replies or None,
-        title=title,
-        generated_at=generated,
-        version=__version__,
-    )
+    if run is not None:
+        from earnest.report.from_run import run_report
+
+        report = run_report(
+            store,
+            run,
+            suite_dir=suite,
+            baseline=compare,
+            title=title,
+            generated_at=generated,
+            version=__version__,
+        )
+    else:
+        assert suite is not None
+        report = suite_report(
+            load_suite(suite),
+            replies=replies or None,
+            title=title,
+            generated_at=generated,
+            version=__version__,
+        )
     if fmt is ReportFormat.json:
         from earnest.report.htmlsafe import finite
 
@@ -98,6 +143,8 @@ def report_command(
     what = []
     if report.pressure is not None:
         what.append(f"{len(report.pressure.samples)} replies")
+    if report.comparison is not None:
+        what.append(f"{report.comparison.regressions} regression(s) against the baseline")
     if report.suite is not None:
         what.append(f"{report.suite.coverage.fixtures} fixtures")
     typer.echo(f"wrote {output}" + (f" ({', '.join(what)})" if what else ""))

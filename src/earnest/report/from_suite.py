@@ -16,32 +16,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from earnest.errors import InputError
 from earnest.pressure.check import CheckResult, run_check
 from earnest.pressure.coverage import coverage_report
 from earnest.pressure.envelopes import unwrap_envelope
 from earnest.pressure.lint import lint_suite
 from earnest.pressure.models import Fixture, Suite
-from earnest.pressure.prompt import render_prompt
 from earnest.pressure.score import ScoredReply, score_replies
 from earnest.report.aggregate import summarize_samples
 from earnest.report.model import (
     Excuse,
     FixtureInfo,
     PressureSection,
-    Prompt,
     Report,
     Sample,
     SuiteSection,
 )
+from earnest.report.prompts import PromptBook
 
 NO_MODEL = "(no model)"
 """The profile of a recorded reply that names no model."""
-
-_PROMPT_NOTE = (
-    "Rendered from the suite as it is now, in the option order the reply records; a recorded "
-    "reply does not carry its prompt, so an agent doc edited since is shown as edited."
-)
 
 
 def suite_section(suite: Suite, result: CheckResult) -> SuiteSection:
@@ -49,6 +42,16 @@ def suite_section(suite: Suite, result: CheckResult) -> SuiteSection:
         root=str(suite.config.root),
         diagnostics=result.diagnostics,
         coverage=result.coverage,
+        rule_titles={r.id: r.title for r in suite.rules.values()},
+    )
+
+
+def lint_and_coverage(suite: Suite) -> SuiteSection:
+    """The suite part alone: lint and coverage, no replies."""
+    return SuiteSection(
+        root=str(suite.config.root),
+        diagnostics=tuple(lint_suite(suite)),
+        coverage=coverage_report(suite),
         rule_titles={r.id: r.title for r in suite.rules.values()},
     )
 
@@ -65,32 +68,6 @@ def check_for(suite: Suite, replies: Sequence[str | Path] | None) -> CheckResult
         reply_files=files,
         score=score_replies(suite, files),
     )
-
-
-class PromptBook:
-    """Prompts rendered once per (fixture, arm, order) and shared by every sample."""
-
-    def __init__(self, suite: Suite, note: str = _PROMPT_NOTE) -> None:
-        self.suite = suite
-        self.note = note
-        self.prompts: dict[str, Prompt] = {}
-        self._keys: dict[tuple[str, str, tuple[str, ...]], str | None] = {}
-
-    def key(self, fixture: Fixture, arm: str, order: Sequence[str] | None) -> str | None:
-        shown = tuple(order) if order else fixture.choice_ids
-        k = (fixture.id, arm, shown)
-        if k not in self._keys:
-            try:
-                p = render_prompt(
-                    self.suite, fixture, arm="ablated" if arm == "ablated" else "rule", order=shown
-                )
-            except InputError:
-                self._keys[k] = None  # an agent doc that is gone: no prompt to show
-            else:
-                key = f"p{len(self.prompts) + 1}"
-                self.prompts[key] = Prompt(p.system, p.user, self.note)
-                self._keys[k] = key
-        return self._keys[k]
 
 
 def recorded_sample(key: str, scored: ScoredReply, fixture: Fixture, prompt: str | None) -> Sample:
@@ -137,7 +114,12 @@ def excuses_of(fixtures: Sequence[Fixture], samples: Sequence[Sample]) -> tuple[
 
 
 def fixture_infos(suite: Suite) -> tuple[FixtureInfo, ...]:
-    return tuple(FixtureInfo(f.id, f.title, f.rule, f.agent) for f in suite.fixtures)
+    return tuple(
+        FixtureInfo(
+            f.id, f.title, f.rule, f.agent, r.title if (r := suite.rules.get(f.rule)) else ""
+        )
+        for f in suite.fixtures
+    )
 
 
 def pressure_section(
@@ -155,7 +137,11 @@ def pressure_section(
         )
         for i, s in enumerate(result.score.replies, start=1)
     )
-    summary = summarize_samples(samples, {r.id: r.title for r in suite.rules.values()})
+    summary = summarize_samples(
+        samples,
+        {r.id: r.title for r in suite.rules.values()},
+        {f.id: [r.excuse for r in f.rationalizations] for f in suite.fixtures},
+    )
     gating = len(result.gating_failures)
     ablated = sum(1 for s in samples if not s.gating)
     reasons = (
@@ -210,10 +196,10 @@ def suite_report(
 
 __all__ = [
     "NO_MODEL",
-    "PromptBook",
     "check_for",
     "excuses_of",
     "fixture_infos",
+    "lint_and_coverage",
     "pressure_section",
     "recorded_sample",
     "suite_report",

@@ -25,6 +25,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from earnest.report.html_compare import compare_tiles, comparison_section
 from earnest.report.html_pressure import pressure_sections, pressure_tiles
 from earnest.report.html_suite import suite_sections, suite_tiles
 from earnest.report.htmlsafe import esc, script_json
@@ -53,24 +54,20 @@ def page_data(report: Report) -> dict[str, Any]:
         "prompts": {k: p.to_json() for k, p in report.prompts.items()},
         "fixtures": {},
     }
-    titles = dict(report.suite.rule_titles) if report.suite is not None else {}
     p = report.pressure
     if p is not None:
         data["samples"] = {s.key: {"kind": "sample", **s.to_json()} for s in p.samples}
-        data["fixtures"] = {
-            f.id: {
-                "title": f.title,
-                "rule": f.rule,
-                "rule_title": titles.get(f.rule, ""),
-                "agent": f.agent,
-            }
-            for f in p.fixtures
-        }
+        data["fixtures"] = {f.id: f.to_json() for f in p.fixtures}
+    if report.comparison is not None:
+        for s in report.comparison.baseline_samples:
+            data["samples"][s.key] = {"kind": "sample", "side": "baseline", **s.to_json()}
     return data
 
 
 def _header(report: Report) -> str:
     toc = [("glance", "At a glance")]
+    if report.comparison is not None:
+        toc.append(("comparison", "Compared with the baseline"))
     if report.pressure is not None:
         toc += [
             ("matrix", "Verdict matrix"),
@@ -134,7 +131,11 @@ def _filters(report: Report) -> str:
 def render_html(report: Report) -> str:
     """The whole report as one HTML document."""
     script = asset("report.js")
-    tiles = suite_tiles(report.suite) + pressure_tiles(report.pressure)
+    tiles = (
+        compare_tiles(report.comparison)
+        + suite_tiles(report.suite)
+        + pressure_tiles(report.pressure)
+    )
     body = [
         _header(report),
         _filters(report),
@@ -145,6 +146,8 @@ def render_html(report: Report) -> str:
         else '<p class="empty-state">Nothing to report.</p>',
         "</section>",
     ]
+    if report.comparison is not None:
+        body.append(comparison_section(report.comparison))
     if report.pressure is not None:
         body.append(pressure_sections(report.pressure, report.suite))
     if report.suite is not None:

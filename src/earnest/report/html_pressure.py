@@ -82,7 +82,7 @@ def pressure_tiles(p: PressureSection | None) -> list[str]:
         ),
     ]
     for k, v in p.facts:
-        out.append(tile(k, v))
+        out.append(tile(k, v, state="fact"))
     return out
 
 

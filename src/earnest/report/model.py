@@ -207,9 +207,16 @@ class FixtureInfo:
     title: str
     rule: str
     agent: str
+    rule_title: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "rule": self.rule, "agent": self.agent}
+        return {
+            "id": self.id,
+            "title": self.title,
+            "rule": self.rule,
+            "rule_title": self.rule_title,
+            "agent": self.agent,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +328,91 @@ class PressureSection:
 
 
 @dataclass(frozen=True, slots=True)
+class Change:
+    """One paired sample whose verdict changed (or that is new, or void on a side)."""
+
+    kind: str
+    fixture_id: str
+    profile: str
+    arm: str
+    epoch: int
+    baseline: str | None
+    candidate: str | None
+    baseline_key: str | None = None
+    candidate_key: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "fixture_id": self.fixture_id,
+            "profile": self.profile,
+            "arm": self.arm,
+            "epoch": self.epoch,
+            "baseline": self.baseline,
+            "candidate": self.candidate,
+            "baseline_sample": self.baseline_key,
+            "candidate_sample": self.candidate_key,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """A cell whose pass rate fell beyond its 95% interval."""
+
+    fixture_id: str
+    profile: str
+    arm: str
+    baseline: tuple[int, int]
+    candidate: tuple[int, int]
+    delta: float
+    interval: tuple[float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "fixture_id": self.fixture_id,
+            "profile": self.profile,
+            "arm": self.arm,
+            "baseline": {"passes": self.baseline[0], "n": self.baseline[1]},
+            "candidate": {"passes": self.candidate[0], "n": self.candidate[1]},
+            "delta": self.delta,
+            "interval": list(self.interval),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ComparisonSection:
+    """A run compared with its baseline (``earnest compare``'s result, as decided there)."""
+
+    baseline: str
+    candidate: str
+    paired: int
+    regressions: int
+    changes: tuple[Change, ...]
+    drops: tuple[Drop, ...]
+    only_baseline: int
+    only_candidate: int
+    notes: tuple[str, ...] = ()
+    baseline_samples: tuple[Sample, ...] = ()
+
+    def of(self, kind: str) -> tuple[Change, ...]:
+        return tuple(c for c in self.changes if c.kind == kind)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "baseline": self.baseline,
+            "candidate": self.candidate,
+            "paired": self.paired,
+            "regressions": self.regressions,
+            "changes": [c.to_json() for c in self.changes],
+            "drops": [d.to_json() for d in self.drops],
+            "only_baseline": self.only_baseline,
+            "only_candidate": self.only_candidate,
+            "notes": list(self.notes),
+            "baseline_samples": [s.to_json() for s in self.baseline_samples],
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """Everything one report file shows. ``prompts`` maps a prompt key to its text, shared by
     every sample that answered it."""
@@ -331,6 +423,7 @@ class Report:
     sources: tuple[str, ...] = ()
     suite: SuiteSection | None = None
     pressure: PressureSection | None = None
+    comparison: ComparisonSection | None = None
     prompts: Mapping[str, Prompt] = field(default_factory=dict)
 
     @property
@@ -340,6 +433,8 @@ class Report:
             out.append("suite")
         if self.pressure is not None:
             out.append("pressure")
+        if self.comparison is not None:
+            out.append("comparison")
         return tuple(out)
 
     def to_json(self) -> dict[str, Any]:
@@ -355,6 +450,8 @@ class Report:
             doc["suite"] = self.suite.to_json()
         if self.pressure is not None:
             doc["pressure"] = self.pressure.to_json()
+        if self.comparison is not None:
+            doc["comparison"] = self.comparison.to_json()
         doc["prompts"] = {k: p.to_json() for k, p in self.prompts.items()}
         return doc
 
@@ -363,6 +460,9 @@ __all__ = [
     "REPORT_FORMAT",
     "Ablation",
     "Cell",
+    "Change",
+    "ComparisonSection",
+    "Drop",
     "Excuse",
     "FixtureInfo",
     "PressureSection",
