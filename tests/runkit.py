@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "live"))
 
-from live_servers import Action, FakeModelServer, Request, displayed_letter, prompt_of  # noqa: E402
+from live_servers import Action, FakeModelServer, Request, displayed_letter, prompt_of
 
-from conftest import run_earnest  # noqa: E402
-from earnest.pressure.models import Fixture  # noqa: E402
-from earnest.pressure.suite import load_suite  # noqa: E402
+from conftest import run_earnest
+from earnest.pressure.models import Fixture
+from earnest.pressure.suite import load_suite
 
 
 def _norm(text: str) -> str:

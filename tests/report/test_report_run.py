@@ -15,11 +15,10 @@ import pytest
 pytest.importorskip("openai")
 
 from browserkit import launch_browser
-from runkit import FakeModelServer, example_agent, live_run
-
 from conftest import EXAMPLES, run_earnest
 from earnest.live.store import RunStore
 from earnest.report.prompts import SENT_NOTE
+from runkit import FakeModelServer, example_agent, live_run
 
 FAILING = "IMPL-R1-FLAKY-RETRY"
 
