@@ -27,6 +27,7 @@ from conftest import EXAMPLES, REPO, SRC
 GUIDES = REPO / "docs" / "guides"
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
 EXPECT = re.compile(r"^# expect exit (\d+)", re.M)
+LOCAL_SERVER = "http://localhost:11434/v1"
 REQUIRED = (
     "writing-fixtures.md",
     "ci.md",
@@ -141,6 +142,34 @@ def test_guide_commands_run_as_written(guide: Path, tmp_path: Path) -> None:
         assert "Traceback" not in proc.stderr, f"{guide.name}:{block.line}\n{proc.stderr}"
         ran += 1
     assert ran > 0
+
+
+def test_live_runs_guide_against_a_local_server(tmp_path: Path) -> None:
+    """The live-runs guide, with its local model server played by a fake OpenAI-compatible
+    server this test starts: the guide's address (Ollama's) is replaced by the fake's; every
+    other word of every block runs as written."""
+    pytest.importorskip("openai")
+    from runkit import FakeModelServer, example_agent
+
+    work, env = workspace(tmp_path)
+    guide = GUIDES / "live-runs.md"
+    ran = 0
+    with FakeModelServer(example_agent(work / "examples" / "suite")) as server:
+        for block in blocks(guide):
+            if not block.runs:
+                continue
+            assert LOCAL_SERVER in block.code or "earnest" in block.code
+            code = block.code.replace(LOCAL_SERVER, server.base_url)
+            proc = run_block(Block(block.lang, code, block.line), work, env)
+            assert proc.returncode == block.expect, (
+                f"{guide.name}:{block.line}: exit {proc.returncode}\n{proc.stdout[-2000:]}"
+                f"\n{proc.stderr[-2000:]}"
+            )
+            ran += 1
+    assert ran >= 4
+    assert (work / "run.html").is_file() and (work / "compare.html").is_file()
+    assert "<testsuites" in (work / "compare.xml").read_text(encoding="utf-8")
+    assert '"earnest_baseline": 1' in (work / "baseline.json").read_text(encoding="utf-8")
 
 
 def test_ci_workflow_runs_earnest_check_as_junit_and_publishes_it(tmp_path: Path) -> None:
