@@ -89,6 +89,11 @@ _STACKS: dict[str, dict[str, str]] = {
         "str_replace_editor": "editor", "execute_bash": "shell", "execute_ipython_cell": "exec",
         "edit_file": "edit", "browser": "web", "web_read": "web", "fetch": "web",
         "finish": "submit", "think": "noop", "delegate": "task", "task_tracker": "todo",
+        "file_editor": "editor",
+    },
+    "anthropic-api": {
+        "str_replace_based_edit_tool": "editor", "str_replace_editor": "editor",
+        "bash": "shell", "web_search": "web", "web_fetch": "web",
     },
     "swe-agent": {
         "edit": "edit", "create": "write", "bash": "shell", "submit": "submit",

@@ -56,14 +56,22 @@ class _Call:
         "name",
         "outcome",
         "output",
+        "position",
         "sidechain",
         "turn",
     )
 
     def __init__(
-        self, id: str, name: str, arguments: dict[str, Any], turn: int, sidechain: bool
+        self,
+        id: str,
+        name: str,
+        arguments: dict[str, Any],
+        turn: int,
+        sidechain: bool,
+        position: int,
     ) -> None:
         self.id = id
+        self.position = position
         self.name = name
         self.arguments = arguments
         self.turn = turn
@@ -87,6 +95,7 @@ class _Call:
             exit_code=self.exit_code,
             error=self.error,
             details=self.details,
+            position=self.position,
         )
 
 
@@ -213,7 +222,7 @@ class TrajectoryBuilder:
         if id in self._by_id:
             return id
         args = bound_value(arguments if isinstance(arguments, dict) else {}, ARGUMENT_CHARS)
-        call = _Call(id, name or "unknown", args, self.turn, sidechain)
+        call = _Call(id, name or "unknown", args, self.turn, sidechain, self._next_index)
         call.edits.extend(edits)
         self._calls.append(call)
         self._by_id[id] = call

@@ -37,6 +37,7 @@ from typing import Any
 
 from earnest.trajectory.model import EditKind, MessageKind, Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
+from earnest.trajectory.readers.edits import structured_edits
 from earnest.trajectory.readers.lines import parse_line
 from earnest.trajectory.report import ReadReport
 from earnest.trajectory.text import (
@@ -62,14 +63,6 @@ _QUIET_TYPES = frozenset(
 )
 _EXIT_CODE = re.compile(r"Exit code (-?\d+)")
 
-_WRITE_TOOLS = {"Write": "file_path", "write": "file_path"}
-_MODIFY_TOOLS = {
-    "Edit": "file_path",
-    "MultiEdit": "file_path",
-    "NotebookEdit": "notebook_path",
-    "edit": "file_path",
-}
-
 
 def _skippable(line: bytes) -> bool:
     """True for top-level progress/snapshot/queue records (the marker precedes ``message``)."""
@@ -83,16 +76,8 @@ def _skippable(line: bytes) -> bool:
 
 
 def edits_for(name: str, args: Any) -> list[tuple[str, EditKind]]:
-    """The file edits a Claude Code tool call makes, from its name and input."""
-    if not isinstance(args, dict):
-        return []
-    key = _WRITE_TOOLS.get(name)
-    if key and isinstance(args.get(key), str):
-        return [(args[key], "create")]
-    key = _MODIFY_TOOLS.get(name)
-    if key and isinstance(args.get(key), str):
-        return [(args[key], "modify")]
-    return []
+    """The file edits a Claude Code tool call makes, from its name and input (shared rules)."""
+    return structured_edits(name, args)
 
 
 class ClaudeCodeSession:
