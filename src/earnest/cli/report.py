@@ -60,6 +60,24 @@ def report_command(
         "fixture, profile, arm and epoch.",
         show_default=False,
     ),
+    trajectories: list[Path] = typer.Option(
+        [],
+        "--trajectories",
+        "-t",
+        metavar="PATH",
+        help="Agent transcripts (files or folders, any format `earnest trajectory score` "
+        "reads) to score as a battery: completion without effect, dimension scores. "
+        "Repeatable.",
+        show_default=False,
+    ),
+    dimensions: list[str] = typer.Option(
+        [],
+        "--dimensions",
+        "-d",
+        help="Trajectory dimensions to score, as `earnest trajectory score --dimensions`: "
+        "names, 'default' (the default) or 'all'.",
+        show_default=False,
+    ),
     fmt: ReportFormat = typer.Option(
         ReportFormat.html,
         "--format",
@@ -73,7 +91,7 @@ def report_command(
 
     For a suite (--suite: lint, coverage and its recorded replies, or --replies), a live run
     (--run, with --suite to show the suite's lint and coverage too), a run compared with a
-    baseline (--run --compare).
+    baseline (--run --compare), a trajectory battery (--trajectories); or several at once.
 
     A verdict matrix (fixtures x profiles and arms), pass rates with their intervals, the
     ablation delta per rule, coverage by rule, the rationalizations observed, and every reply,
@@ -82,6 +100,7 @@ def report_command(
     The report shows what the checks decided; it does not gate. Exit status: 0 the report was
     written, 2 bad usage or bad input.
     """
+    import dataclasses
     import json
     from datetime import UTC, datetime
 
@@ -90,12 +109,14 @@ def report_command(
     from earnest.report.from_suite import suite_report
     from earnest.report.html import render_html
     from earnest.report.junit import write_text_atomic
+    from earnest.report.model import Report
 
-    if suite is None and run is None:
+    if suite is None and run is None and not trajectories:
         raise InputError(
             None,
             "--suite",
-            "nothing to report: give --suite DIR (e.g. --suite examples/suite) or --run RUN_ID",
+            "nothing to report: give --suite DIR (e.g. --suite examples/suite), --run RUN_ID "
+            "or --trajectories PATH",
         )
     if replies and (suite is None or run is not None):
         raise InputError(
@@ -103,7 +124,7 @@ def report_command(
         )
     if compare is not None and run is None:
         raise InputError(None, "--compare", "needs --run: the run to compare with the baseline")
-    inputs = [*replies, *([store] if run is not None else [])]
+    inputs = [*replies, *([store] if run is not None else []), *trajectories]
     if compare is not None:
         inputs.append(Path(compare))
     _check_output(output, inputs)
@@ -121,14 +142,30 @@ def report_command(
             generated_at=generated,
             version=__version__,
         )
-    else:
-        assert suite is not None
+    elif suite is not None:
         report = suite_report(
             load_suite(suite),
             replies=replies or None,
             title=title,
             generated_at=generated,
             version=__version__,
+        )
+    else:
+        report = Report(
+            title=title or "earnest: trajectories", generated_at=generated, version=__version__
+        )
+    if trajectories:
+        from earnest.report.from_trajectories import trajectory_section
+
+        section, read = trajectory_section(
+            trajectories, dimensions=[p for d in dimensions or ["default"] for p in d.split(",")]
+        )
+        for line in read.lines():
+            typer.echo(f"warning: {line}", err=True)
+        report = dataclasses.replace(
+            report,
+            trajectories=section,
+            sources=(*report.sources, *(str(p) for p in trajectories)),
         )
     if fmt is ReportFormat.json:
         from earnest.report.htmlsafe import finite
@@ -145,6 +182,9 @@ def report_command(
         what.append(f"{len(report.pressure.samples)} replies")
     if report.comparison is not None:
         what.append(f"{report.comparison.regressions} regression(s) against the baseline")
+    if report.trajectories is not None:
+        t = report.trajectories
+        what.append(f"{len(t.trajectories)} trajectories, {t.cwe_count} completed without effect")
     if report.suite is not None:
         what.append(f"{report.suite.coverage.fixtures} fixtures")
     typer.echo(f"wrote {output}" + (f" ({', '.join(what)})" if what else ""))

@@ -28,6 +28,7 @@ from typing import Any
 from earnest.report.html_compare import compare_tiles, comparison_section
 from earnest.report.html_pressure import pressure_sections, pressure_tiles
 from earnest.report.html_suite import suite_sections, suite_tiles
+from earnest.report.html_trajectory import trajectory_section, trajectory_tiles
 from earnest.report.htmlsafe import esc, script_json
 from earnest.report.model import Report
 
@@ -58,6 +59,10 @@ def page_data(report: Report) -> dict[str, Any]:
     if p is not None:
         data["samples"] = {s.key: {"kind": "sample", **s.to_json()} for s in p.samples}
         data["fixtures"] = {f.id: f.to_json() for f in p.fixtures}
+    if report.trajectories is not None:
+        data["trajectories"] = {
+            t.key: {"kind": "trajectory", **t.to_json()} for t in report.trajectories.trajectories
+        }
     if report.comparison is not None:
         for s in report.comparison.baseline_samples:
             data["samples"][s.key] = {"kind": "sample", "side": "baseline", **s.to_json()}
@@ -78,6 +83,8 @@ def _header(report: Report) -> str:
         ]
     if report.suite is not None:
         toc += [("coverage", "Coverage"), ("lint", "Lint")]
+    if report.trajectories is not None:
+        toc.append(("trajectories", "Trajectories"))
     meta = []
     if report.sources:
         meta.append("from " + ", ".join(f"<code>{esc(s)}</code>" for s in report.sources))
@@ -135,6 +142,7 @@ def render_html(report: Report) -> str:
         compare_tiles(report.comparison)
         + suite_tiles(report.suite)
         + pressure_tiles(report.pressure)
+        + trajectory_tiles(report.trajectories)
     )
     body = [
         _header(report),
@@ -152,6 +160,8 @@ def render_html(report: Report) -> str:
         body.append(pressure_sections(report.pressure, report.suite))
     if report.suite is not None:
         body.append(suite_sections(report.suite))
+    if report.trajectories is not None:
+        body.append(trajectory_section(report.trajectories))
     body.append("</main>")
     body.append(
         '<dialog id="viewer" aria-label="reply viewer"><div class="vhead"></div>'

@@ -413,6 +413,140 @@ class ComparisonSection:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolCallView:
+    """One tool call of a trajectory as the viewer shows it (bounded text)."""
+
+    name: str
+    outcome: str
+    target: str
+    input: str
+    output: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "outcome": self.outcome,
+            "target": self.target,
+            "input": self.input,
+            "output": self.output,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DimensionView:
+    """One dimension score of one trajectory."""
+
+    dimension: str
+    score: float
+    confidence: float
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dimension": self.dimension,
+            "score": self.score,
+            "confidence": self.confidence,
+            "detail": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TrajectoryView:
+    """One scored trajectory: its outcome, scores and what it did, for the viewer."""
+
+    key: str
+    id: str
+    source: str
+    format: str
+    outcome: str
+    reason: str
+    termination: str
+    request: str
+    final_message: str
+    tool_calls: tuple[ToolCallView, ...] = ()
+    messages: tuple[tuple[str, str], ...] = ()
+    scores: tuple[DimensionView, ...] = ()
+    aggregate: float | None = None
+
+    @property
+    def completion_without_effect(self) -> bool:
+        return self.outcome == "completion_without_effect"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "id": self.id,
+            "source": self.source,
+            "format": self.format,
+            "outcome": self.outcome,
+            "completion_without_effect": self.completion_without_effect,
+            "reason": self.reason,
+            "termination": self.termination,
+            "request": self.request,
+            "final_message": self.final_message,
+            "tool_calls": [c.to_json() for c in self.tool_calls],
+            "messages": [{"role": r, "text": t} for r, t in self.messages],
+            "scores": [d.to_json() for d in self.scores],
+            "aggregate": self.aggregate,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DimensionStat:
+    """A dimension over the battery: mean with its 95% t-interval (bounds may be unknown)."""
+
+    dimension: str
+    n: int
+    mean: float | None
+    interval: tuple[float | None, float | None]
+    weighted_mean: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dimension": self.dimension,
+            "n": self.n,
+            "mean": self.mean,
+            "interval": list(self.interval),
+            "weighted_mean": self.weighted_mean,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TrajectorySection:
+    """A trajectory battery (``earnest trajectory score``'s summary, as it computed it)."""
+
+    trajectories: tuple[TrajectoryView, ...]
+    dimensions: tuple[DimensionStat, ...]
+    cwe_count: int
+    cwe_rate: float | None
+    cwe_interval: tuple[float | None, float | None]
+    claimed: int
+    outcomes: Mapping[str, int]
+    formats: Mapping[str, Mapping[str, int]]
+    aggregate: DimensionStat | None = None
+    notes: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sources": list(self.sources),
+            "trajectories": len(self.trajectories),
+            "completion_without_effect": {
+                "count": self.cwe_count,
+                "rate": self.cwe_rate,
+                "interval": list(self.cwe_interval),
+                "claimed_completions": self.claimed,
+            },
+            "outcomes": dict(self.outcomes),
+            "formats": {k: dict(v) for k, v in self.formats.items()},
+            "dimensions": [d.to_json() for d in self.dimensions],
+            "aggregate": self.aggregate.to_json() if self.aggregate is not None else None,
+            "notes": list(self.notes),
+            "items": [t.to_json() for t in self.trajectories],
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """Everything one report file shows. ``prompts`` maps a prompt key to its text, shared by
     every sample that answered it."""
@@ -424,6 +558,7 @@ class Report:
     suite: SuiteSection | None = None
     pressure: PressureSection | None = None
     comparison: ComparisonSection | None = None
+    trajectories: TrajectorySection | None = None
     prompts: Mapping[str, Prompt] = field(default_factory=dict)
 
     @property
@@ -435,6 +570,8 @@ class Report:
             out.append("pressure")
         if self.comparison is not None:
             out.append("comparison")
+        if self.trajectories is not None:
+            out.append("trajectories")
         return tuple(out)
 
     def to_json(self) -> dict[str, Any]:
@@ -452,6 +589,8 @@ class Report:
             doc["pressure"] = self.pressure.to_json()
         if self.comparison is not None:
             doc["comparison"] = self.comparison.to_json()
+        if self.trajectories is not None:
+            doc["trajectories"] = self.trajectories.to_json()
         doc["prompts"] = {k: p.to_json() for k, p in self.prompts.items()}
         return doc
 
@@ -462,6 +601,8 @@ __all__ = [
     "Cell",
     "Change",
     "ComparisonSection",
+    "DimensionStat",
+    "DimensionView",
     "Drop",
     "Excuse",
     "FixtureInfo",
@@ -471,4 +612,7 @@ __all__ = [
     "Report",
     "Sample",
     "SuiteSection",
+    "ToolCallView",
+    "TrajectorySection",
+    "TrajectoryView",
 ]

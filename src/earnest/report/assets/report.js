@@ -84,7 +84,9 @@
 
   function visibleKeys() {
     var keys = [];
-    document.querySelectorAll("tr.item:not(.hidden)").forEach(function (r) { keys.push(r.getAttribute("data-key")); });
+    var item = current ? ITEMS[current] : null;
+    var rows = item && item.kind === "trajectory" ? "tr.titem:not(.hidden)" : "tr.item:not(.hidden)";
+    document.querySelectorAll(rows).forEach(function (r) { keys.push(r.getAttribute("data-key")); });
     return keys;
   }
 
@@ -157,18 +159,20 @@
   function renderTrajectory(body, t) {
     var dl = el("dl");
     addRow(dl, "source", t.source);
+    addRow(dl, "id", t.id);
     addRow(dl, "format", t.format);
     addRow(dl, "termination", t.termination);
-    addRow(dl, "tool calls", t.tool_calls ? String(t.tool_calls.length) : "0");
-    addRow(dl, "completion without effect", t.completion_without_effect === null ? "" : (t.completion_without_effect ? "yes" : "no"));
+    addRow(dl, "tool calls", String((t.tool_calls || []).length));
+    addRow(dl, "aggregate", t.aggregate === null || t.aggregate === undefined ? "" : t.aggregate.toFixed(2));
     body.appendChild(dl);
+    body.appendChild(el("h4", "", "Outcome"));
+    body.appendChild(el("p", "", t.outcome + ": " + (t.reason || "")));
     if (t.scores && t.scores.length) {
-      body.appendChild(el("h4", "", "Scores"));
+      body.appendChild(el("h4", "", "Dimension scores"));
       var ul = el("ul");
       t.scores.forEach(function (sc) {
-        ul.appendChild(el("li", "", sc.dimension + ": " + (sc.score === null ? "n/a" : sc.score.toFixed(2)) +
-          (sc.confidence !== undefined && sc.confidence !== null ? " (confidence " + sc.confidence.toFixed(2) + ")" : "") +
-          (sc.detail ? " — " + sc.detail : "")));
+        ul.appendChild(el("li", "", sc.dimension + ": " + sc.score.toFixed(2) +
+          " (confidence " + sc.confidence.toFixed(2) + ")" + (sc.detail ? " — " + sc.detail : "")));
       });
       body.appendChild(ul);
     }
@@ -180,13 +184,25 @@
         var li = el("li");
         li.appendChild(el("strong", "", c.name));
         li.appendChild(el("span", "note", " " + c.outcome + (c.target ? " · " + c.target : "")));
-        if (c.input) { li.appendChild(el("pre", "", c.input)); }
-        if (c.output) { var d = el("details"); d.appendChild(el("summary", "", "output")); d.appendChild(el("pre", "", c.output)); li.appendChild(d); }
+        var d = el("details");
+        d.appendChild(el("summary", "", "input and output"));
+        d.appendChild(el("pre", "", c.input || "{}"));
+        if (c.output) { d.appendChild(el("pre", "", c.output)); }
+        li.appendChild(d);
         ol.appendChild(li);
       });
       body.appendChild(ol);
     }
     block(body, "Final message", t.final_message || "(none)", false);
+    if (t.messages && t.messages.length) {
+      var md = el("details");
+      md.appendChild(el("summary", "", "Conversation (" + t.messages.length + " messages)"));
+      t.messages.forEach(function (m) {
+        md.appendChild(el("h4", "", m.role));
+        md.appendChild(el("pre", "", m.text));
+      });
+      body.appendChild(md);
+    }
   }
 
   function open(key) {
@@ -197,9 +213,9 @@
     var body = viewer.querySelector(".vbody");
     head.textContent = "";
     body.textContent = "";
-    var verdict = item.kind === "trajectory" ? (item.verdict || "") : (item.verdict || "void");
-    if (verdict) { head.appendChild(el("span", "badge " + verdict, verdict)); }
-    var title = item.kind === "trajectory" ? item.id : item.fixture_id + " · " + item.profile + " · " + item.arm +
+    var verdict = item.kind === "trajectory" ? item.outcome : (item.verdict || "void");
+    head.appendChild(el("span", "badge " + verdict, verdict));
+    var title = item.kind === "trajectory" ? String(item.source).split("/").pop() : item.fixture_id + " · " + item.profile + " · " + item.arm +
       (item.epoch === null || item.epoch === undefined ? "" : " · epoch " + item.epoch);
     head.appendChild(el("h3", "", title));
     head.appendChild(el("span", "sp"));
@@ -250,7 +266,7 @@
       if (list) { list.scrollIntoView(); }
       return;
     }
-    var row = t.closest("tr.item[data-key]");
+    var row = t.closest("tr.item[data-key], tr.titem[data-key]");
     if (row && !t.closest("a,button,select,summary")) { open(row.getAttribute("data-key")); }
   });
 
@@ -258,6 +274,15 @@
     var s = document.getElementById("filter-" + k);
     if (s) { s.addEventListener("change", function () { filters[k] = s.value; apply(); }); }
   });
+
+  var outcome = document.getElementById("filter-outcome");
+  if (outcome) {
+    outcome.addEventListener("change", function () {
+      document.querySelectorAll("tr.titem").forEach(function (r) {
+        r.classList.toggle("hidden", !!outcome.value && r.getAttribute("data-outcome") !== outcome.value);
+      });
+    });
+  }
 
   if (viewer) {
     viewer.addEventListener("close", function () { current = null; writeHash(); });
