@@ -180,13 +180,13 @@ def report_command(
     what = []
     if report.pressure is not None:
         what.append(f"{len(report.pressure.samples)} replies")
+    if report.suite is not None:
+        what.append(f"{report.suite.coverage.fixtures} fixtures")
     if report.comparison is not None:
         what.append(f"{report.comparison.regressions} regression(s) against the baseline")
     if report.trajectories is not None:
         t = report.trajectories
         what.append(f"{len(t.trajectories)} trajectories, {t.cwe_count} completed without effect")
-    if report.suite is not None:
-        what.append(f"{report.suite.coverage.fixtures} fixtures")
     typer.echo(f"wrote {output}" + (f" ({', '.join(what)})" if what else ""))
 
 
