@@ -261,14 +261,19 @@ def ablation_section(p: PressureSection) -> str:
 
 def rationalizations_section(p: PressureSection) -> str:
     by_key = {s.key: s for s in p.samples}
+    failing = {s.fixture_id for s in p.samples if s.verdict not in (None, "pass")}
     rows = []
     for e in p.excuses:
         users = [by_key[k] for k in e.samples if k in by_key]
-        used = (
-            f"<strong>{len(users)}</strong> " + "".join(square(s) for s in users[:_SQUARES_MAX])
-            if users
-            else '<span class="note">never used</span>'
-        )
+        if users:
+            used = f"<strong>{len(users)}</strong> " + "".join(
+                square(s) for s in users[:_SQUARES_MAX]
+            )
+        elif e.fixture_id in failing:
+            used = '<span class="note">never used</span>'
+        else:
+            # "never used" means something only where replies failed: passes are not matched
+            used = '<span class="note">no failed reply</span>'
         rows.append(
             f'<tr data-fixture="{esc(e.fixture_id)}"><td>{esc(e.fixture_id)}</td>'
             f"<td>#{e.index}</td>"
