@@ -25,6 +25,12 @@ step score --suite examples/suite examples/suite/recorded/replies.jsonl --format
 step trajectory score examples/trajectories --dimensions all
 step trajectory replay-gate examples/trajectories
 
+# Everything above in one self-contained HTML file (EARNEST_OUT: where to write it).
+out=${EARNEST_OUT:-out}
+mkdir -p "$out" || exit 2
+step report --suite examples/suite --trajectories examples/trajectories --dimensions all \
+    --output "$out/report.html"
+
 if [ "$broken" -ne 0 ]; then
     echo "main job: a step could not run (exit 2 above)" >&2
     exit 2
