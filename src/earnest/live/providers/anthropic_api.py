@@ -12,7 +12,6 @@ Example:
 from __future__ import annotations
 
 import inspect
-import json
 import os
 import time
 from collections.abc import Mapping
@@ -25,7 +24,7 @@ from earnest.live.providers.base import (
     ProviderUnavailable,
     SampleKey,
 )
-from earnest.live.retry import parse_retry_after
+from earnest.live.providers.sdk import malformed_body, raw_json, sdk_error
 
 DEFAULT_MAX_TOKENS = 1024
 """The messages API requires ``max_tokens``; this is used when the profile sets none."""
@@ -90,14 +89,11 @@ class AnthropicProvider:
                 **self._request(system, user, params), timeout=timeout
             )
         except self._anthropic.AnthropicError as exc:
-            raise self._error(exc) from None
+            raise sdk_error(self._anthropic, exc) from None
         except ValueError as exc:
-            raise ProviderError(f"malformed response body: {exc}", kind="malformed") from None
+            raise malformed_body(exc) from None
         latency = time.perf_counter() - started
-        try:
-            raw = resp.model_dump_json()
-        except AttributeError:
-            raw = str(resp)
+        raw = raw_json(resp)
         content = getattr(resp, "content", None)
         if not isinstance(content, list):
             raise ProviderError("the response has no content", kind="malformed", raw=raw[:2000])
@@ -114,47 +110,8 @@ class AnthropicProvider:
             model=getattr(resp, "model", None),
         )
 
-    def _error(self, exc: Exception) -> ProviderError:
-        an = self._anthropic
-        if isinstance(exc, an.APITimeoutError):
-            return ProviderError("the request timed out", kind="timeout")
-        if isinstance(exc, an.APIConnectionError):
-            return ProviderError(f"connection failed: {exc}", kind="connection", retryable=True)
-        if isinstance(exc, an.APIStatusError):
-            status = exc.status_code
-            headers = dict(exc.response.headers) if exc.response is not None else {}
-            retry_after = parse_retry_after(headers)
-            body = _short(exc.body if exc.body is not None else exc.message)
-            if status == 429:
-                return ProviderError(
-                    f"HTTP 429 rate limited: {body}",
-                    kind="rate_limit",
-                    retryable=True,
-                    retry_after=retry_after,
-                    status=status,
-                )
-            if status >= 500:  # includes 529 overloaded
-                return ProviderError(
-                    f"HTTP {status}: {body}",
-                    kind="server_error",
-                    retryable=True,
-                    retry_after=retry_after,
-                    status=status,
-                )
-            if status in (401, 403):
-                return ProviderError(f"HTTP {status}: {body}", kind="auth", status=status)
-            return ProviderError(f"HTTP {status}: {body}", kind="bad_request", status=status)
-        if isinstance(exc, an.APIResponseValidationError):
-            return ProviderError(f"malformed response: {exc}", kind="malformed")
-        return ProviderError(f"{type(exc).__name__}: {exc}", kind="error")
-
     async def aclose(self) -> None:
         await self._client.close()
-
-
-def _short(value: object, limit: int = 300) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, default=str)
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 __all__ = ["DEFAULT_MAX_TOKENS", "AnthropicProvider"]

@@ -19,7 +19,6 @@ Example:
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
@@ -33,7 +32,7 @@ from earnest.live.providers.base import (
     ProviderUnavailable,
     SampleKey,
 )
-from earnest.live.retry import parse_retry_after
+from earnest.live.providers.sdk import malformed_body, raw_json, sdk_error
 
 _REASONING = re.compile(r"^(?:[\w.-]+/)?(?:o\d|gpt-5)", re.IGNORECASE)
 _TOKEN_KEYS = ("max_tokens", "max_completion_tokens")
@@ -124,20 +123,16 @@ class OpenAIProvider:
                     )
                     switched = True
                     continue
-                raise self._error(exc) from None
+                raise sdk_error(self._openai, exc) from None
             except self._openai.OpenAIError as exc:
-                raise self._error(exc) from None
+                raise sdk_error(self._openai, exc) from None
             except ValueError as exc:
-                # A 200 whose body is not JSON: the SDK surfaces the decoder's error.
-                raise ProviderError(f"malformed response body: {exc}", kind="malformed") from None
+                raise malformed_body(exc) from None
         latency = time.perf_counter() - started
         return self._reply(resp, latency)
 
     def _reply(self, resp: Any, latency: float) -> ProviderReply:
-        try:
-            raw = resp.model_dump_json()
-        except AttributeError:
-            raw = str(resp)
+        raw = raw_json(resp)
         choices = getattr(resp, "choices", None)
         if not choices:
             raise ProviderError("the response has no choices", kind="malformed", raw=raw[:2000])
@@ -155,47 +150,8 @@ class OpenAIProvider:
             model=getattr(resp, "model", None),
         )
 
-    def _error(self, exc: Exception) -> ProviderError:
-        oa = self._openai
-        if isinstance(exc, oa.APITimeoutError):
-            return ProviderError("the request timed out", kind="timeout")
-        if isinstance(exc, oa.APIConnectionError):
-            return ProviderError(f"connection failed: {exc}", kind="connection", retryable=True)
-        if isinstance(exc, oa.APIStatusError):
-            status = exc.status_code
-            headers = dict(exc.response.headers) if exc.response is not None else {}
-            retry_after = parse_retry_after(headers)
-            body = _short(exc.body if exc.body is not None else exc.message)
-            if status == 429:
-                return ProviderError(
-                    f"HTTP 429 rate limited: {body}",
-                    kind="rate_limit",
-                    retryable=True,
-                    retry_after=retry_after,
-                    status=status,
-                )
-            if status >= 500:
-                return ProviderError(
-                    f"HTTP {status}: {body}",
-                    kind="server_error",
-                    retryable=True,
-                    retry_after=retry_after,
-                    status=status,
-                )
-            if status in (401, 403):
-                return ProviderError(f"HTTP {status}: {body}", kind="auth", status=status)
-            return ProviderError(f"HTTP {status}: {body}", kind="bad_request", status=status)
-        if isinstance(exc, oa.APIResponseValidationError):
-            return ProviderError(f"malformed response: {exc}", kind="malformed")
-        return ProviderError(f"{type(exc).__name__}: {exc}", kind="error")
-
     async def aclose(self) -> None:
         await self._client.close()
-
-
-def _short(value: object, limit: int = 300) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, default=str)
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 __all__ = ["LOCAL_API_KEY", "OpenAIProvider", "initial_token_param"]

@@ -1,0 +1,79 @@
+"""What the SDK-backed providers (``openai``, ``anthropic``) share: turning an SDK exception
+into a :class:`ProviderError`, and a response object into its verbatim JSON.
+
+Both official SDKs expose the same exception family (``APITimeoutError``,
+``APIConnectionError``, ``APIStatusError`` with ``status_code``/``response``/``body``/
+``message``, ``APIResponseValidationError``), so one mapping serves both: 429 and 5xx are
+retryable with the server's ``Retry-After``, 401/403 are ``auth``, other 4xx ``bad_request``.
+
+Example:
+    >>> short({"error": "x" * 400}, limit=20)
+    '{"error": "xxxxxxxxx...'
+"""
+
+from __future__ import annotations
+
+import json
+from types import ModuleType
+from typing import Any
+
+from earnest.live.providers.base import ProviderError
+from earnest.live.retry import parse_retry_after
+
+
+def sdk_error(sdk: ModuleType, exc: Exception) -> ProviderError:
+    """``exc``, raised by the SDK module ``sdk`` (``openai`` or ``anthropic``), as a
+    :class:`ProviderError` whose kind and retryability the runner acts on."""
+    if isinstance(exc, sdk.APITimeoutError):
+        return ProviderError("the request timed out", kind="timeout")
+    if isinstance(exc, sdk.APIConnectionError):
+        return ProviderError(f"connection failed: {exc}", kind="connection", retryable=True)
+    if isinstance(exc, sdk.APIStatusError):
+        status: int = exc.status_code
+        headers = dict(exc.response.headers) if exc.response is not None else {}
+        retry_after = parse_retry_after(headers)
+        body = short(exc.body if exc.body is not None else exc.message)
+        if status == 429:
+            return ProviderError(
+                f"HTTP 429 rate limited: {body}",
+                kind="rate_limit",
+                retryable=True,
+                retry_after=retry_after,
+                status=status,
+            )
+        if status >= 500:  # includes Anthropic's 529 overloaded
+            return ProviderError(
+                f"HTTP {status}: {body}",
+                kind="server_error",
+                retryable=True,
+                retry_after=retry_after,
+                status=status,
+            )
+        if status in (401, 403):
+            return ProviderError(f"HTTP {status}: {body}", kind="auth", status=status)
+        return ProviderError(f"HTTP {status}: {body}", kind="bad_request", status=status)
+    if isinstance(exc, sdk.APIResponseValidationError):
+        return ProviderError(f"malformed response: {exc}", kind="malformed")
+    return ProviderError(f"{type(exc).__name__}: {exc}", kind="error")
+
+
+def malformed_body(exc: ValueError) -> ProviderError:
+    """A 200 whose body is not JSON: the SDK surfaces the decoder's error."""
+    return ProviderError(f"malformed response body: {exc}", kind="malformed")
+
+
+def raw_json(resp: Any) -> str:
+    """The response as the SDK parsed it, verbatim JSON (``str`` when it is no SDK model)."""
+    try:
+        return str(resp.model_dump_json())
+    except AttributeError:
+        return str(resp)
+
+
+def short(value: object, limit: int = 300) -> str:
+    """An error body for a message: JSON when it is not text, cut at ``limit`` characters."""
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+__all__ = ["malformed_body", "raw_json", "sdk_error", "short"]
