@@ -42,9 +42,9 @@ def check_command(
 
     from rich.console import Console
 
-    from earnest.cli.pressure import _coverage_json, _lint_json
     from earnest.errors import InputError
     from earnest.pressure.check import run_check
+    from earnest.pressure.lint import lint_json
     from earnest.pressure.suite import load_suite
     from earnest.report.check import check_junit
     from earnest.report.junit import write_text_atomic
@@ -59,10 +59,8 @@ def check_command(
         doc = {
             "ok": result.ok,
             "reasons": result.reasons(),
-            "lint": _lint_json(
-                loaded, list(result.diagnostics), errors, warnings, False, errors > 0
-            ),
-            "coverage": _coverage_json(loaded, result.coverage),
+            "lint": lint_json(loaded, result.diagnostics),
+            "coverage": {"suite": str(loaded.config.root), **result.coverage.to_json()},
             "replies": (
                 score_json(result.score, files=[str(p) for p in result.reply_files])
                 if result.score is not None

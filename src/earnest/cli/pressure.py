@@ -17,7 +17,6 @@ from earnest.cli import app
 
 if TYPE_CHECKING:
     from earnest.pressure.coverage import CoverageReport
-    from earnest.pressure.models import Diagnostic, Suite
 
 
 class TableOrJson(StrEnum):
@@ -68,7 +67,7 @@ def lint_command(
     Each finding reads `file: field: message [code]`. Errors fail the run (exit 1); warnings
     (heuristics such as answer-position-bias or quiz-words) fail it only with --strict.
     """
-    from earnest.pressure.lint import lint_suite
+    from earnest.pressure.lint import lint_json, lint_suite
     from earnest.pressure.suite import load_suite
 
     loaded = load_suite(suite)
@@ -77,7 +76,7 @@ def lint_command(
     warnings = len(diags) - errors
     failed = errors > 0 or (strict and warnings > 0)
     if format is TableOrJson.json:
-        _emit_json(_lint_json(loaded, diags, errors, warnings, strict, failed))
+        _emit_json(lint_json(loaded, diags, strict=strict))
     else:
         for d in diags:
             print(f"{d.severity + ':':<8} {d.render()}")
@@ -88,31 +87,6 @@ def lint_command(
         else:
             print(f"lint: clean ({what})")
     raise typer.Exit(1 if failed else 0)
-
-
-def _lint_json(
-    suite: Suite, diags: list[Diagnostic], errors: int, warnings: int, strict: bool, failed: bool
-) -> dict[str, Any]:
-    return {
-        "suite": str(suite.config.root),
-        "ok": not failed,
-        "strict": strict,
-        "errors": errors,
-        "warnings": warnings,
-        "fixture_files": len(suite.fixture_files),
-        "agents": len(suite.agents),
-        "rules": len(suite.rules),
-        "diagnostics": [
-            {
-                "file": d.file,
-                "field": d.field,
-                "code": d.code,
-                "severity": d.severity,
-                "message": d.message,
-            }
-            for d in diags
-        ],
-    }
 
 
 # --- coverage -----------------------------------------------------------------------------
@@ -135,34 +109,10 @@ def coverage_command(
     loaded = load_suite(suite)
     report = coverage_report(loaded)
     if format is TableOrJson.json:
-        _emit_json(_coverage_json(loaded, report))
+        _emit_json({"suite": str(loaded.config.root), **report.to_json()})
     else:
         _print_coverage(report)
     raise typer.Exit(0 if report.ok else 1)
-
-
-def _coverage_json(suite: Suite, report: CoverageReport) -> dict[str, Any]:
-    return {
-        "suite": str(suite.config.root),
-        "ok": report.ok,
-        "fixtures": report.fixtures,
-        "min_fixtures": report.min_fixtures,
-        "unloaded": report.unloaded,
-        "rules": [
-            {
-                "rule": r.rule,
-                "title": r.title,
-                "status": r.status,
-                "agents": list(r.agents),
-                "fixtures": list(r.fixtures),
-                "debt_reason": r.debt_reason or None,
-            }
-            for r in report.rows
-        ],
-        "failures": [
-            {"code": f.code, "file": f.file, "message": f.message} for f in report.failures
-        ],
-    }
 
 
 def _print_coverage(report: CoverageReport) -> None:

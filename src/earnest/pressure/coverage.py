@@ -21,7 +21,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from earnest.pressure.citations import normalize_rule_id
 from earnest.pressure.models import Suite
@@ -41,6 +41,16 @@ class CoverageRow:
     status: RowStatus
     debt_reason: str = ""
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "title": self.title,
+            "status": self.status,
+            "agents": list(self.agents),
+            "fixtures": list(self.fixtures),
+            "debt_reason": self.debt_reason or None,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class CoverageFailure:
@@ -57,6 +67,9 @@ class CoverageFailure:
             else (f"{self.message} [{self.code}]")
         )
 
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "file": self.file, "message": self.message}
+
 
 @dataclass(frozen=True, slots=True)
 class CoverageReport:
@@ -69,6 +82,18 @@ class CoverageReport:
     @property
     def ok(self) -> bool:
         return not self.failures
+
+    def to_json(self) -> dict[str, Any]:
+        """The shape ``earnest coverage``, ``earnest check`` and the report write
+        (``docs/formats.md``)."""
+        return {
+            "ok": self.ok,
+            "fixtures": self.fixtures,
+            "min_fixtures": self.min_fixtures,
+            "unloaded": self.unloaded,
+            "rules": [r.to_json() for r in self.rows],
+            "failures": [f.to_json() for f in self.failures],
+        }
 
 
 def coverage_report(suite: Suite) -> CoverageReport:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -267,6 +267,26 @@ def lint_suite(suite: Suite) -> list[Diagnostic]:
 
 def has_errors(diagnostics: list[Diagnostic]) -> bool:
     return any(d.severity == "error" for d in diagnostics)
+
+
+def lint_json(
+    suite: Suite, diagnostics: Sequence[Diagnostic], *, strict: bool = False
+) -> dict[str, Any]:
+    """The lint result as ``earnest lint --format json`` and ``earnest check`` write it:
+    ``ok`` is False on any error, and on any warning too when ``strict``."""
+    errors = sum(1 for d in diagnostics if d.severity == "error")
+    warnings = len(diagnostics) - errors
+    return {
+        "suite": str(suite.config.root),
+        "ok": not (errors > 0 or (strict and warnings > 0)),
+        "strict": strict,
+        "errors": errors,
+        "warnings": warnings,
+        "fixture_files": len(suite.fixture_files),
+        "agents": len(suite.agents),
+        "rules": len(suite.rules),
+        "diagnostics": [d.to_json() for d in diagnostics],
+    }
 
 
 # --- fixtures ---------------------------------------------------------------------------
@@ -712,6 +732,7 @@ __all__ = [
     "QUIZ_PATTERNS",
     "counter_restates",
     "has_errors",
+    "lint_json",
     "lint_suite",
     "output_contract_conflicts",
 ]

@@ -119,6 +119,16 @@ class Diagnostic:
         where = f"{self.file}: {self.field}" if self.field else self.file
         return f"{where}: {self.message} [{self.code}]"
 
+    def to_json(self) -> dict[str, Any]:
+        """The shape ``earnest lint``, ``earnest check`` and the report write."""
+        return {
+            "file": self.file,
+            "field": self.field,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class SuiteConfig:

@@ -233,42 +233,14 @@ class SuiteSection:
         return sum(1 for d in self.diagnostics if d.severity == "error")
 
     def to_json(self) -> dict[str, Any]:
-        c = self.coverage
         return {
             "root": self.root,
             "lint": {
                 "errors": self.lint_errors,
                 "warnings": len(self.diagnostics) - self.lint_errors,
-                "diagnostics": [
-                    {
-                        "file": d.file,
-                        "field": d.field,
-                        "code": d.code,
-                        "severity": d.severity,
-                        "message": d.message,
-                    }
-                    for d in self.diagnostics
-                ],
+                "diagnostics": [d.to_json() for d in self.diagnostics],
             },
-            "coverage": {
-                "ok": c.ok,
-                "fixtures": c.fixtures,
-                "min_fixtures": c.min_fixtures,
-                "rules": [
-                    {
-                        "rule": r.rule,
-                        "title": r.title,
-                        "status": r.status,
-                        "agents": list(r.agents),
-                        "fixtures": list(r.fixtures),
-                        "debt_reason": r.debt_reason or None,
-                    }
-                    for r in c.rows
-                ],
-                "failures": [
-                    {"code": f.code, "file": f.file, "message": f.message} for f in c.failures
-                ],
-            },
+            "coverage": self.coverage.to_json(),
         }
 
 
