@@ -35,7 +35,6 @@ from earnest.report.from_suite import excuses_of, fixture_infos, lint_and_covera
 from earnest.report.model import (
     Change,
     ComparisonSection,
-    Drop,
     Excuse,
     FixtureInfo,
     PressureSection,
@@ -241,10 +240,7 @@ def comparison_section(
         paired=result.paired,
         regressions=result.regressions,
         changes=tuple(changes),
-        drops=tuple(
-            Drop(d.fixture_id, d.profile, d.arm, d.baseline, d.candidate, d.delta, d.interval)
-            for d in result.drops
-        ),
+        drops=result.drops,
         only_baseline=len(result.only_baseline),
         only_candidate=len(result.only_candidate),
         notes=result.notes,

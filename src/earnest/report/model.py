@@ -19,10 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from earnest.pressure.coverage import CoverageReport
 from earnest.pressure.models import Diagnostic
+
+if TYPE_CHECKING:
+    # compare's own record: a drop is shown as compare decided it (and without importing
+    # the live package for a report that holds no comparison)
+    from earnest.live.compare import Drop
 
 REPORT_FORMAT = 1
 """Version of the ``earnest.report`` JSON shape (``docs/formats.md``)."""
@@ -328,32 +333,9 @@ class Change:
 
 
 @dataclass(frozen=True, slots=True)
-class Drop:
-    """A cell whose pass rate fell beyond its 95% interval."""
-
-    fixture_id: str
-    profile: str
-    arm: str
-    baseline: tuple[int, int]
-    candidate: tuple[int, int]
-    delta: float
-    interval: tuple[float, float]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "fixture_id": self.fixture_id,
-            "profile": self.profile,
-            "arm": self.arm,
-            "baseline": {"passes": self.baseline[0], "n": self.baseline[1]},
-            "candidate": {"passes": self.candidate[0], "n": self.candidate[1]},
-            "delta": self.delta,
-            "interval": list(self.interval),
-        }
-
-
-@dataclass(frozen=True, slots=True)
 class ComparisonSection:
-    """A run compared with its baseline (``earnest compare``'s result, as decided there)."""
+    """A run compared with its baseline (``earnest compare``'s result, as decided there;
+    ``drops`` are its :class:`earnest.live.compare.Drop` records)."""
 
     baseline: str
     candidate: str
@@ -575,7 +557,6 @@ __all__ = [
     "ComparisonSection",
     "DimensionStat",
     "DimensionView",
-    "Drop",
     "Excuse",
     "FixtureInfo",
     "PressureSection",
