@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import io
 import json
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
 
@@ -134,66 +133,39 @@ def summary_table(s: RunSummary) -> str:
 
 
 def summary_junit(s: RunSummary) -> str:
-    root = ET.Element("testsuites", name=f"earnest run {s.run.run_id}")
-    by_profile: dict[str, ET.Element] = {}
+    """One test suite per profile: a case per cell (a rule-arm cell with a failing sample
+    fails; a cell with no judged sample is skipped) and one per rule's ablation delta."""
+    by_profile: dict[str, list[JUnitCase]] = {}
     for c in s.cells:
-        suite = by_profile.get(c.profile)
-        if suite is None:
-            suite = ET.SubElement(root, "testsuite", name=f"earnest.live.{c.profile}")
-            by_profile[c.profile] = suite
-        case = ET.SubElement(
-            suite,
-            "testcase",
-            classname=f"earnest.live.{c.profile}",
-            name=f"{c.fixture_id} [{c.arm}]",
-        )
         detail = ", ".join(f"{v} {n}" for v, n in c.counts.items() if n)
-        if c.n == 0:
-            ET.SubElement(case, "skipped", message=f"all {c.void} samples void")
-        elif c.arm == "rule" and c.passes < c.n:
-            fail = ET.SubElement(
-                case, "failure", message=f"{c.n - c.passes} of {c.n} samples failed: {detail}"
+        failed = c.n > 0 and c.arm == "rule" and c.passes < c.n
+        by_profile.setdefault(c.profile, []).append(
+            JUnitCase(
+                name=f"{c.fixture_id} [{c.arm}]",
+                classname=f"earnest.live.{c.profile}",
+                skipped=f"all {c.void} samples void" if c.n == 0 else None,
+                failure=(
+                    JUnitFailure(
+                        "failed-samples",
+                        f"{c.n - c.passes} of {c.n} samples failed: {detail}",
+                        detail,
+                    )
+                    if failed
+                    else None
+                ),
+                system_out=f"pass {fmt_rate(c.passes, c.n)}; {detail}; void {c.void}",
             )
-            fail.text = detail
-        ET.SubElement(
-            case, "system-out"
-        ).text = f"pass {fmt_rate(c.passes, c.n)}; {detail}; void {c.void}"
+        )
     for r in s.rules:
-        suite = by_profile.setdefault(
-            r.profile, ET.SubElement(root, "testsuite", name=f"earnest.live.{r.profile}")
+        by_profile.setdefault(r.profile, []).append(
+            JUnitCase(
+                name=f"rule {r.rule_id} ablation",
+                classname=f"earnest.live.{r.profile}",
+                skipped=f"{r.flag}: the ablated arm already complies" if r.flag else None,
+            )
         )
-        case = ET.SubElement(
-            suite,
-            "testcase",
-            classname=f"earnest.live.{r.profile}",
-            name=f"rule {r.rule_id} ablation",
-        )
-        if r.flag:
-            ET.SubElement(case, "skipped", message=f"{r.flag}: the ablated arm already complies")
-    _count(root)
-    return _xml(root)
-
-
-def _count(root: ET.Element) -> None:
-    total = fails = skips = 0
-    for suite in root.findall("testsuite"):
-        cases = suite.findall("testcase")
-        f = sum(1 for c in cases if c.find("failure") is not None)
-        sk = sum(1 for c in cases if c.find("skipped") is not None)
-        suite.set("tests", str(len(cases)))
-        suite.set("failures", str(f))
-        suite.set("skipped", str(sk))
-        suite.set("errors", "0")
-        total, fails, skips = total + len(cases), fails + f, skips + sk
-    root.set("tests", str(total))
-    root.set("failures", str(fails))
-    root.set("skipped", str(skips))
-    root.set("errors", "0")
-
-
-def _xml(root: ET.Element) -> str:
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    suites = [JUnitSuite(f"earnest.live.{p}", tuple(cases)) for p, cases in by_profile.items()]
+    return render_junit(suites, name=f"earnest run {s.run.run_id}")
 
 
 def render_summary(s: RunSummary, fmt: str) -> str:

@@ -95,15 +95,17 @@ def _outcome(tag: str, f: JUnitFailure) -> str:
     return f"{head}>{text_escape(f.text)}</{tag}>" if f.text else f"{head}/>"
 
 
-def render_junit(suites: Sequence[JUnitSuite]) -> str:
-    """The JUnit XML document for ``suites``."""
+def render_junit(suites: Sequence[JUnitSuite], *, name: str = "") -> str:
+    """The JUnit XML document for ``suites`` (``name``: the ``testsuites`` element's, if any)."""
     tests = sum(len(s.cases) for s in suites)
     failures = sum(1 for s in suites for c in s.cases if c.failure is not None)
     errors = sum(1 for s in suites for c in s.cases if c.error is not None)
     skipped = sum(1 for s in suites for c in s.cases if c.skipped is not None)
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<testsuites tests="{tests}" failures="{failures}" errors="{errors}" skipped="{skipped}">',
+        "<testsuites"
+        + (f' name="{attr_escape(name)}"' if name else "")
+        + f' tests="{tests}" failures="{failures}" errors="{errors}" skipped="{skipped}">',
     ]
     for s in suites:
         attrs = (
