@@ -42,12 +42,11 @@ def check_command(
 
     from rich.console import Console
 
-    from earnest.errors import InputError
+    from earnest.cli.output import emit
     from earnest.pressure.check import run_check
     from earnest.pressure.lint import lint_json
     from earnest.pressure.suite import load_suite
     from earnest.report.check import check_junit
-    from earnest.report.junit import write_text_atomic
     from earnest.report.score import render_score_table, score_json
 
     loaded = load_suite(suite)
@@ -84,13 +83,7 @@ def check_command(
         console.print(_summary_text(result), markup=False, end="")
         text = buffer.getvalue()
 
-    if output is not None:
-        try:
-            write_text_atomic(output, text)
-        except OSError as exc:
-            raise InputError(output, None, f"cannot write: {exc.strerror}") from None
-    elif text:
-        typer.echo(text, nl=False)
+    emit(text, output)
     raise typer.Exit(0 if result.ok else 1)
 
 

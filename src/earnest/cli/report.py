@@ -105,10 +105,10 @@ def report_command(
     from datetime import UTC, datetime
 
     from earnest import __version__
+    from earnest.cli.output import write_output
     from earnest.pressure.suite import load_suite
     from earnest.report.from_suite import suite_report
     from earnest.report.html import render_html
-    from earnest.report.junit import write_text_atomic
     from earnest.report.model import Report
 
     if suite is None and run is None and not trajectories:
@@ -173,10 +173,7 @@ def report_command(
         text = json.dumps(finite(report.to_json()), indent=2, ensure_ascii=False) + "\n"
     else:
         text = render_html(report)
-    try:
-        write_text_atomic(output, text)
-    except OSError as exc:
-        raise InputError(output, None, f"cannot write: {exc.strerror}") from None
+    write_output(output, text)
     what = []
     if report.pressure is not None:
         what.append(f"{len(report.pressure.samples)} replies")

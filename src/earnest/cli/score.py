@@ -52,9 +52,9 @@ def score(
 
     from rich.console import Console
 
+    from earnest.cli.output import emit
     from earnest.pressure.score import score_replies
     from earnest.pressure.suite import load_suite
-    from earnest.report.junit import write_text_atomic
     from earnest.report.score import render_score_table, score_json, score_jsonl, score_junit
 
     if output is not None:
@@ -91,13 +91,7 @@ def score(
             )
             text = buffer.getvalue()
 
-    if output is not None:
-        try:
-            write_text_atomic(output, text)
-        except OSError as exc:
-            raise InputError(output, None, f"cannot write: {exc.strerror}") from None
-    elif text:
-        typer.echo(text, nl=False)
+    emit(text, output)
 
     if result.total == 0:
         typer.echo("earnest: no replies to score: nothing passed", err=True)

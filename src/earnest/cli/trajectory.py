@@ -40,6 +40,20 @@ app.add_typer(trajectory_app, name="trajectory")
 _OUTPUT_FORMATS = ("jsonl", "json")
 
 
+def _input_format_option() -> Any:
+    return typer.Option(
+        None,
+        "--input-format",
+        help="Read every file as this format instead of detecting it (see docs/formats.md).",
+    )
+
+
+def _report_output_option() -> Any:
+    return typer.Option(
+        None, "--output", "-o", help="Write the report to FILE (atomically) instead of stdout."
+    )
+
+
 @trajectory_app.command("convert")
 def convert(
     paths: list[Path] = typer.Argument(
@@ -53,11 +67,7 @@ def convert(
     format: str = typer.Option(
         "jsonl", "--format", help="Output shape: jsonl (one trajectory per line) or json (array)."
     ),
-    input_format: str | None = typer.Option(
-        None,
-        "--input-format",
-        help="Read every file as this format instead of detecting it (see docs/formats.md).",
-    ),
+    input_format: str | None = _input_format_option(),
     verbose: bool = typer.Option(
         False, "--verbose", "-v", help="Print each file's detected format on stderr."
     ),
@@ -164,14 +174,8 @@ def score(
     max_downgrades: int = typer.Option(
         2, "--max-downgrades", help="The replayed gate's downgrade budget per run.", min=0
     ),
-    input_format: str | None = typer.Option(
-        None,
-        "--input-format",
-        help="Read every file as this format instead of detecting it (see docs/formats.md).",
-    ),
-    output: Path | None = typer.Option(
-        None, "--output", "-o", help="Write the report to FILE (atomically) instead of stdout."
-    ),
+    input_format: str | None = _input_format_option(),
+    output: Path | None = _report_output_option(),
 ) -> None:
     """Score recorded agent runs and measure how often "done" had no effect.
 
@@ -251,14 +255,8 @@ def replay_gate(
     max_downgrades: int = typer.Option(
         2, "--max-downgrades", help="The gate's downgrade budget per run.", min=0
     ),
-    input_format: str | None = typer.Option(
-        None,
-        "--input-format",
-        help="Read every file as this format instead of detecting it (see docs/formats.md).",
-    ),
-    output: Path | None = typer.Option(
-        None, "--output", "-o", help="Write the report to FILE (atomically) instead of stdout."
-    ),
+    input_format: str | None = _input_format_option(),
+    output: Path | None = _report_output_option(),
 ) -> None:
     """Replay the effect gate over recorded runs: what would turning it on have done?
 
@@ -356,12 +354,9 @@ def _rendered(render: Callable[[Any], None]) -> str:
 
 def _emit(text: str, output: Path | None) -> None:
     if output is not None:
-        from earnest.report.junit import write_text_atomic
+        from earnest.cli.output import write_output
 
-        try:
-            write_text_atomic(output, text)
-        except OSError as exc:
-            raise InputError(output, None, f"cannot write: {exc.strerror}") from None
+        write_output(output, text)
     elif text:
         stdout = open(  # noqa: SIM115 - wraps the process's stdout, closed by the process
             sys.stdout.fileno(), "w", encoding="utf-8", errors="backslashreplace", closefd=False
