@@ -23,18 +23,16 @@ Example:
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import pickle
 from pathlib import Path
 from typing import Any
 
 from earnest.errors import InputError
-from earnest.hooks.config import load_hook_config
-from earnest.hooks.core import RunView, decide
-from earnest.hooks.outcome import HookOutcome
+from earnest.hooks.core import RunView, decide, stop_to_judge
+from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import SessionState, StateStore
-from earnest.hooks.stdin import STDIN, HookPayload
+from earnest.hooks.stdin import STDIN
 
 CLI = "claude-code"
 STOP_EVENTS = ("", "Stop", "SubagentStop")
@@ -43,22 +41,15 @@ _TAIL = 4096  # bytes before the offset whose hash proves the transcript was onl
 
 def render(outcome: HookOutcome) -> str:
     """Claude Code's JSON: block with a reason, or allow (with a note for the user)."""
-    if outcome.blocked:
-        return json.dumps({"decision": "block", "reason": outcome.reason})
-    if outcome.system_message:
-        return json.dumps({"systemMessage": outcome.system_message})
-    return ""
+    return decision_json(outcome)
 
 
 def handle(data: bytes, store: StateStore | None = None) -> str:
     """Judge one stop; returns what to print on stdout."""
-    payload = HookPayload.parse(data)
-    if payload.event not in STOP_EVENTS:
-        return ""  # installed on another event by hand: nothing to judge there
-    cwd = payload.cwd
-    config = load_hook_config(cwd)
-    if not config.enabled:
+    stop = stop_to_judge(data, STOP_EVENTS)
+    if stop is None:
         return ""
+    payload, cwd, config = stop
     session_id = payload.session_id or "unknown-session"
     agent_id = ""
     if payload.event == "SubagentStop":

@@ -20,15 +20,13 @@ Example:
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 from earnest.errors import InputError
-from earnest.hooks.config import load_hook_config
-from earnest.hooks.core import RunView, decide, read_document_run
-from earnest.hooks.outcome import HookOutcome
+from earnest.hooks.core import RunView, decide, read_document_run, stop_to_judge
+from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import StateStore
-from earnest.hooks.stdin import STDIN, HookPayload
+from earnest.hooks.stdin import STDIN
 
 CLI = "codex"
 STOP_EVENTS = ("", "Stop", "SubagentStop")
@@ -37,22 +35,15 @@ FORMATS = ("codex-rollout",)
 
 def render(outcome: HookOutcome) -> str:
     """Codex's Stop output (it accepts no keys beyond its schema's)."""
-    if outcome.blocked:
-        return json.dumps({"decision": "block", "reason": outcome.reason})
-    if outcome.system_message:
-        return json.dumps({"systemMessage": outcome.system_message})
-    return ""
+    return decision_json(outcome)
 
 
 def handle(data: bytes, store: StateStore | None = None) -> str:
     """Judge one Stop / SubagentStop; returns what to print on stdout."""
-    payload = HookPayload.parse(data)
-    if payload.event not in STOP_EVENTS:
-        return ""  # installed on another event by hand: nothing to judge there
-    cwd = payload.cwd
-    config = load_hook_config(cwd)
-    if not config.enabled:
+    stop = stop_to_judge(data, STOP_EVENTS)
+    if stop is None:
         return ""
+    payload, cwd, config = stop
     agent_id = ""
     key = "transcript_path"
     if payload.event == "SubagentStop":

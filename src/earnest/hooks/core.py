@@ -33,9 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from earnest.errors import InputError
-from earnest.hooks.config import HookConfig
+from earnest.hooks.config import HookConfig, load_hook_config
 from earnest.hooks.outcome import HookOutcome
 from earnest.hooks.state import SessionState
+from earnest.hooks.stdin import HookPayload
 
 EXHAUSTED = "effect_gate_exhausted"
 GUIDANCE = (
@@ -173,6 +174,21 @@ def evaluate(run: RunView, config: HookConfig, workspace: Path, spent: int) -> A
     )
 
 
+def stop_to_judge(
+    data: bytes, events: tuple[str, ...]
+) -> tuple[HookPayload, Path, HookConfig] | None:
+    """The hook's input, its workspace and the hook config there; ``None`` when there is
+    nothing to judge (an event the hook was installed on by hand, or the hook is off)."""
+    payload = HookPayload.parse(data)
+    if payload.event not in events:
+        return None
+    cwd = payload.cwd
+    config = load_hook_config(cwd)
+    if not config.enabled:
+        return None
+    return payload, cwd, config
+
+
 def decide(
     run: RunView,
     config: HookConfig,
@@ -224,4 +240,5 @@ __all__ = [
     "prompt_key",
     "read_document_run",
     "started_ns",
+    "stop_to_judge",
 ]

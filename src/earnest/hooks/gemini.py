@@ -22,15 +22,13 @@ Example:
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import replace
 
 from earnest.errors import InputError
-from earnest.hooks.config import load_hook_config
-from earnest.hooks.core import RunView, decide, read_document_run
-from earnest.hooks.outcome import HookOutcome
+from earnest.hooks.core import RunView, decide, read_document_run, stop_to_judge
+from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import StateStore
-from earnest.hooks.stdin import STDIN, HookPayload
+from earnest.hooks.stdin import STDIN
 
 CLI = "gemini"
 FORMATS = ("gemini-cli-session", "gemini-cli-stream")
@@ -39,22 +37,15 @@ REASON_PREFIXES = ("completion-without-effect", "unverified-claim")
 
 def render(outcome: HookOutcome) -> str:
     """Gemini's JSON; it wants JSON on stdout even when it has nothing to say."""
-    if outcome.blocked:
-        return json.dumps({"decision": "deny", "reason": outcome.reason})
-    if outcome.system_message:
-        return json.dumps({"systemMessage": outcome.system_message})
-    return "{}"
+    return decision_json(outcome, block="deny", allow="{}")
 
 
 def handle(data: bytes, store: StateStore | None = None) -> str:
     """Judge one AfterAgent event; returns what to print on stdout."""
-    payload = HookPayload.parse(data)
-    if payload.event not in ("", "AfterAgent"):
-        return "{}"  # installed on another event by hand: nothing to judge there
-    cwd = payload.cwd
-    config = load_hook_config(cwd)
-    if not config.enabled:
+    stop = stop_to_judge(data, ("", "AfterAgent"))
+    if stop is None:
         return "{}"
+    payload, cwd, config = stop
     transcript = payload.path("transcript_path")
     if transcript is None:
         raise InputError(STDIN, "transcript_path", "missing: the turn's tool calls cannot be seen")

@@ -9,6 +9,7 @@ Example:
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,4 +32,15 @@ class HookOutcome:
         return cls(True, reason, None, dict(metadata))
 
 
-__all__ = ["HookOutcome"]
+def decision_json(outcome: HookOutcome, *, block: str = "block", allow: str = "") -> str:
+    """The stop-hook JSON Claude Code and Codex read (Gemini: ``block="deny"``,
+    ``allow="{}"``): ``{"decision": block, "reason"}`` to block, ``{"systemMessage"}`` to allow
+    with a note for the user, else ``allow``."""
+    if outcome.blocked:
+        return json.dumps({"decision": block, "reason": outcome.reason})
+    if outcome.system_message:
+        return json.dumps({"systemMessage": outcome.system_message})
+    return allow
+
+
+__all__ = ["HookOutcome", "decision_json"]
