@@ -24,7 +24,8 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,8 +53,13 @@ def real_lines() -> list[bytes]:
     return lines
 
 
-def build(path: Path, lines: list[bytes], target: int) -> int:
-    """Cycle ``lines`` into ``path`` until it holds ``target`` bytes; returns cycles."""
+def build(path: Path, lines: list[bytes], target: int, *, timestamps: bool = False) -> int:
+    """Cycle ``lines`` into ``path`` until it holds ``target`` bytes; returns cycles.
+
+    Message and tool ids are tagged per cycle; with ``timestamps`` the timestamps too, so
+    each cycle is new history (the gate replay passes over a verbatim copy, same timestamps,
+    as a resumed session's re-written history).
+    """
     cycle = 0
     written = 0
     with open(path, "wb") as handle:
@@ -61,6 +67,8 @@ def build(path: Path, lines: list[bytes], target: int) -> int:
             tag = b"c%d_" % cycle
             for raw in lines:
                 line = raw.replace(b'"msg_', b'"msg_' + tag).replace(b"toolu_", b"toolu_" + tag)
+                if timestamps:
+                    line = line.replace(b'"timestamp":"', b'"timestamp":"' + tag)
                 handle.write(line)
                 written += len(line)
                 if written >= target:
@@ -109,33 +117,47 @@ def peak(function: Callable[[Path], int], path: Path) -> tuple[int, int]:
         tracemalloc.stop()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+MB = 1024 * 1024
+
+
+@contextmanager
+def cycled_inputs(doc: str, *, timestamps: bool = False) -> Iterator[tuple[int, Path, Path]]:
+    """Parse ``--mb`` (``doc``'s first line is the help), and build a small and a big input
+    from the real lines in a temporary folder: (real line count, small, big)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n", 1)[0])
     parser.add_argument("--mb", type=int, default=40, help="size of the larger file (MB)")
     args = parser.parse_args()
     lines = real_lines()
-    mb = 1024 * 1024
     with tempfile.TemporaryDirectory() as tmp:
         big = Path(tmp) / "big.jsonl"
         small = Path(tmp) / "small.jsonl"
-        build(big, lines, args.mb * mb)
-        build(small, lines, max(args.mb // 4, 1) * mb)
+        build(big, lines, args.mb * MB, timestamps=timestamps)
+        build(small, lines, max(args.mb // 4, 1) * MB, timestamps=timestamps)
+        yield len(lines), small, big
+
+
+def peaks(function: Callable[[Path], int], paths: tuple[Path, ...], what: str = "") -> str:
+    """``function``'s tracemalloc peak on each file, one figure per file."""
+    figures = []
+    for path in paths:
+        used, count = peak(function, path)
+        kept = f" ({count} {what})" if what else ""
+        figures.append(f"{path.stat().st_size / MB:5.1f} MB file -> peak {used / MB:6.1f} MB{kept}")
+    return "; ".join(figures)
+
+
+def main() -> None:
+    mb = MB
+    with cycled_inputs(__doc__ or "") as (real, small, big):
         size = big.stat().st_size
-        print(f"input: {size / mb:.1f} MB from {len(lines)} real Claude Code lines, cycled")
+        print(f"input: {size / mb:.1f} MB from {real} real Claude Code lines, cycled")
         loop_s, parsed = best_time(plain_loop, big)
         read_s, calls = best_time(full_read, big)
         print(f"json.loads per line : {size / mb / loop_s:7.1f} MB/s  ({parsed} lines)")
         print(f"read_trajectories   : {size / mb / read_s:7.1f} MB/s  ({calls} tool calls)")
         print(f"ratio reader/plain  : {loop_s / read_s:7.2f}  (target: reader >= 50 MB/s)")
         for label, function in (("full read", full_read), ("read_claude_run", run_read)):
-            figures = []
-            for path in (small, big):
-                used, count = peak(function, path)
-                figures.append(
-                    f"{path.stat().st_size / mb:5.1f} MB file -> peak {used / mb:6.1f} MB "
-                    f"({count} calls kept)"
-                )
-            print(f"memory, {label:15}: " + "; ".join(figures))
+            print(f"memory, {label:15}: " + peaks(function, (small, big), "calls kept"))
 
 
 if __name__ == "__main__":
