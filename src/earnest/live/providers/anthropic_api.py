@@ -12,7 +12,6 @@ Example:
 from __future__ import annotations
 
 import inspect
-import os
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -21,10 +20,15 @@ from earnest.live.profiles import Profile
 from earnest.live.providers.base import (
     ProviderError,
     ProviderReply,
-    ProviderUnavailable,
     SampleKey,
 )
-from earnest.live.providers.sdk import malformed_body, raw_json, sdk_error
+from earnest.live.providers.sdk import (
+    api_key,
+    malformed_body,
+    missing_sdk,
+    raw_json,
+    sdk_error,
+)
 
 DEFAULT_MAX_TOKENS = 1024
 """The messages API requires ``max_tokens``; this is used when the profile sets none."""
@@ -37,21 +41,12 @@ class AnthropicProvider:
         try:
             import anthropic
         except ImportError:
-            raise ProviderUnavailable(
-                f"profile {profile.name}: the anthropic provider needs the anthropic package: "
-                "pip install 'earnest[anthropic]'"
-            ) from None
+            raise missing_sdk(profile, "anthropic") from None
         self._anthropic = anthropic
         self.name = profile.spec
         self.model = profile.model
-        env_name = profile.api_key_env or "ANTHROPIC_API_KEY"
-        api_key = os.environ.get(env_name)
-        if not api_key:
-            if profile.base_url is None:
-                raise ProviderUnavailable(f"profile {profile.name}: {env_name} is not set")
-            api_key = "earnest-local"
         self._client = anthropic.AsyncAnthropic(
-            api_key=api_key, base_url=profile.base_url, max_retries=0
+            api_key=api_key(profile, "ANTHROPIC_API_KEY"), base_url=profile.base_url, max_retries=0
         )
         self._known_kwargs = set(inspect.signature(self._client.messages.create).parameters)
 

@@ -19,7 +19,6 @@ Example:
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Mapping
@@ -29,15 +28,19 @@ from earnest.live.profiles import Profile
 from earnest.live.providers.base import (
     ProviderError,
     ProviderReply,
-    ProviderUnavailable,
     SampleKey,
 )
-from earnest.live.providers.sdk import malformed_body, raw_json, sdk_error
+from earnest.live.providers.sdk import (
+    LOCAL_API_KEY,
+    api_key,
+    malformed_body,
+    missing_sdk,
+    raw_json,
+    sdk_error,
+)
 
 _REASONING = re.compile(r"^(?:[\w.-]+/)?(?:o\d|gpt-5)", re.IGNORECASE)
 _TOKEN_KEYS = ("max_tokens", "max_completion_tokens")
-LOCAL_API_KEY = "earnest-local"
-"""Sent to a local server that needs no key (the SDK refuses to start without one)."""
 
 
 def initial_token_param(model: str) -> str:
@@ -51,23 +54,16 @@ class OpenAIProvider:
         try:
             import openai
         except ImportError:
-            raise ProviderUnavailable(
-                f"profile {profile.name}: the openai provider needs the openai package: "
-                "pip install 'earnest[openai]'"
-            ) from None
+            raise missing_sdk(profile, "openai") from None
         self._openai = openai
         self.name = profile.spec
         self.model = profile.model
-        env_name = profile.api_key_env or "OPENAI_API_KEY"
-        api_key = os.environ.get(env_name)
-        if not api_key:
-            if profile.base_url is None:
-                raise ProviderUnavailable(
-                    f"profile {profile.name}: {env_name} is not set "
-                    "(or pass --base-url for a local OpenAI-compatible server)"
-                )
-            api_key = LOCAL_API_KEY
-        self._client = openai.AsyncOpenAI(api_key=api_key, base_url=profile.base_url, max_retries=0)
+        key = api_key(
+            profile,
+            "OPENAI_API_KEY",
+            " (or pass --base-url for a local OpenAI-compatible server)",
+        )
+        self._client = openai.AsyncOpenAI(api_key=key, base_url=profile.base_url, max_retries=0)
         self._fixed_token_param = profile.token_param != "auto"
         self._token_param = (
             profile.token_param if self._fixed_token_param else initial_token_param(profile.model)

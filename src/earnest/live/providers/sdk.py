@@ -14,11 +14,36 @@ Example:
 from __future__ import annotations
 
 import json
+import os
 from types import ModuleType
 from typing import Any
 
-from earnest.live.providers.base import ProviderError
+from earnest.live.profiles import Profile
+from earnest.live.providers.base import ProviderError, ProviderUnavailable
 from earnest.live.retry import parse_retry_after
+
+LOCAL_API_KEY = "earnest-local"
+"""Sent to a local server that needs no key (the SDKs refuse to start without one)."""
+
+
+def missing_sdk(profile: Profile, package: str) -> ProviderUnavailable:
+    """The provider's SDK is not installed: say which extra brings it."""
+    return ProviderUnavailable(
+        f"profile {profile.name}: the {package} provider needs the {package} package: "
+        f"pip install 'earnest[{package}]'"
+    )
+
+
+def api_key(profile: Profile, default_env: str, hint: str = "") -> str:
+    """The key from the profile's environment variable (``default_env`` unless it names
+    one); a local server (``base_url`` set) gets :data:`LOCAL_API_KEY` when it is unset."""
+    env_name = profile.api_key_env or default_env
+    key = os.environ.get(env_name)
+    if key:
+        return key
+    if profile.base_url is None:
+        raise ProviderUnavailable(f"profile {profile.name}: {env_name} is not set{hint}")
+    return LOCAL_API_KEY
 
 
 def sdk_error(sdk: ModuleType, exc: Exception) -> ProviderError:
@@ -76,4 +101,12 @@ def short(value: object, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-__all__ = ["malformed_body", "raw_json", "sdk_error", "short"]
+__all__ = [
+    "LOCAL_API_KEY",
+    "api_key",
+    "malformed_body",
+    "missing_sdk",
+    "raw_json",
+    "sdk_error",
+    "short",
+]
