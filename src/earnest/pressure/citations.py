@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from earnest.pressure.models import Rule
@@ -52,7 +52,7 @@ def _mentions(text: str, low: str, known: frozenset[str] | set[str] | None) -> s
     found: set[str] = set()
     for m in _matches(text, low):
         first = _norm(m.group(1))
-        if any(ch.isdigit() for ch in first) or (known is not None and first in known):
+        if first.isdigit() or any(ch.isdigit() for ch in first) or (known and first in known):
             found.add(first)
         elif m.group(2):
             continue
@@ -125,6 +125,20 @@ class RuleCitations:
     known: frozenset[str]
     phrases: tuple[tuple[str, str, re.Pattern[str]], ...]
     """(rule id, the phrase's longest word, pattern): the word is a cheap prefilter."""
+    by_word: tuple[tuple[str, frozenset[str], tuple[tuple[str, re.Pattern[str]], ...]], ...] = (
+        field(init=False, repr=False, compare=False)
+    )
+    """:attr:`phrases` grouped by prefilter word: (word, its rule ids, (rule id, pattern)...)."""
+
+    def __post_init__(self) -> None:
+        groups: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+        for rule_id, word, pattern in self.phrases:
+            groups.setdefault(word, []).append((rule_id, pattern))
+        by_word = tuple(
+            (word, frozenset(r for r, _ in entries), tuple(entries))
+            for word, entries in groups.items()
+        )
+        object.__setattr__(self, "by_word", by_word)
 
     @classmethod
     def for_rules(cls, rules: Mapping[str, Rule]) -> RuleCitations:
@@ -144,10 +158,13 @@ class RuleCitations:
         """The ids of the rules ``text`` cites (``low``: ``text.lower()`` if already computed)."""
         low = text.lower() if low is None else low
         found = _mentions(text, low, self.known)
-        if self.phrases:
-            for rule_id, word, pattern in self.phrases:
-                if rule_id not in found and word in low and phrase_in(pattern, low):
-                    found.add(rule_id)
+        # Each prefilter word is searched for once (a scan of the whole reply, the main cost
+        # here), and not at all when every rule it could cite is already found.
+        for word, rule_ids, entries in self.by_word:
+            if not found.issuperset(rule_ids) and word in low:
+                for rule_id, pattern in entries:
+                    if rule_id not in found and phrase_in(pattern, low):
+                        found.add(rule_id)
         return found
 
 
