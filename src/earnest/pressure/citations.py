@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -130,6 +131,9 @@ class RuleCitations:
     )
     """:attr:`phrases` grouped by prefilter word: (word, its rule ids, (rule id, pattern)...)."""
 
+    words: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """Every word :meth:`cited` searches the reply for: the prefilter words and ``rule``."""
+
     def __post_init__(self) -> None:
         groups: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
         for rule_id, word, pattern in self.phrases:
@@ -139,6 +143,7 @@ class RuleCitations:
             for word, entries in groups.items()
         )
         object.__setattr__(self, "by_word", by_word)
+        object.__setattr__(self, "words", ("rule", *(w for w in groups if w != "rule")))
 
     @classmethod
     def for_rules(cls, rules: Mapping[str, Rule]) -> RuleCitations:
@@ -154,14 +159,25 @@ class RuleCitations:
                     phrases.append((normalize_rule_id(rule_id), longest, pattern))
         return cls(frozenset(normalize_rule_id(r) for r in rules), tuple(phrases))
 
-    def cited(self, text: str, low: str | None = None) -> set[str]:
-        """The ids of the rules ``text`` cites (``low``: ``text.lower()`` if already computed)."""
+    def cited(
+        self, text: str, low: str | None = None, present: AbstractSet[str] | None = None
+    ) -> set[str]:
+        """The ids of the rules ``text`` cites (``low``: ``text.lower()`` if already computed).
+
+        ``present``, when given, says which of :attr:`words` occur in ``low``; a caller that
+        has already read the reply's words passes it to save one scan of the reply per word.
+        """
         low = text.lower() if low is None else low
-        found = _mentions(text, low, self.known)
+        if present is not None and "rule" not in present and len(low) == len(text):
+            found: set[str] = set()  # no "rule" anywhere: no Rule <id> mention (see _matches)
+        else:
+            found = _mentions(text, low, self.known)
         # Each prefilter word is searched for once (a scan of the whole reply, the main cost
         # here), and not at all when every rule it could cite is already found.
         for word, rule_ids, entries in self.by_word:
-            if not found.issuperset(rule_ids) and word in low:
+            if found.issuperset(rule_ids):
+                continue
+            if (word in low) if present is None else (word in present):
                 for rule_id, pattern in entries:
                     if rule_id not in found and phrase_in(pattern, low):
                         found.add(rule_id)

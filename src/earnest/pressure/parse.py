@@ -115,6 +115,12 @@ def parse_decision(text: str, labels: Collection[str], *, low: str | None = None
     if not text or text.isspace():
         return Decision("unparseable", reason="empty", detail="the reply is empty")
     found = _decision_lines(text, text.lower() if low is None else low)
+    if len(found) == 1 and len(found[0].letters) == 1:
+        # The common reply, one decision line naming one letter: the general path below gives
+        # the same result for it, more slowly.
+        only = found[0]
+        if only.letters[0] != "?" and only.letters[0] in _shown(labels):
+            return Decision("choice", only.letters, None, "", (only.number,))
     outside = [d for d in found if not d.fenced]
     used = outside or found
     named = [d for d in used if d.letters]

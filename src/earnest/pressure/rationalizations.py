@@ -34,11 +34,10 @@ Example:
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import reduce
-from itertools import accumulate, chain, compress, count, repeat
+from itertools import chain, compress, count, repeat
 from operator import or_
 
 from earnest.pressure.models import Fixture, Rationalization
@@ -173,22 +172,27 @@ class _Excuse:
 
 
 class _TokenBits(dict[str, int]):
-    """Raw token → the bit of the excuse word it stands for, ``0`` for any other token.
+    """Raw token → the bit of the excuse word it stands for (``0`` for any other token), or'ed
+    with the bits of the ``extra`` words it contains.
 
     A token is classified the first time it is looked up (``__missing__``), so one C-level
     ``map(classes.__getitem__, tokens)`` both classifies new tokens and reads known ones. It only
     ever grows by idempotent inserts, so concurrent use from several threads stays correct.
     """
 
-    def __init__(self, bits: Mapping[str, int]) -> None:
+    def __init__(self, bits: Mapping[str, int], extra: Sequence[tuple[str, int]] = ()) -> None:
         super().__init__()
         self.bits = bits
+        self.extra = extra
 
     def __missing__(self, token: str) -> int:
         if len(self) > 200_000:  # a bound on memory for a long-running process
             self.clear()
         word = _classify(token)
         bit = self.bits.get(word, 0) if word is not None else 0
+        for extra, extra_bit in self.extra:
+            if extra in token:
+                bit |= extra_bit
         self[token] = bit
         return bit
 
@@ -201,31 +205,54 @@ class _Matcher:
 
     ``classes`` memoises token classification across replies (the vocabulary of a suite's
     replies is small).
+
+    ``words`` are extra words to report the presence of (:meth:`match_words`), read in the same
+    pass over the reply's tokens: a word occurs in the lower-cased reply exactly when a token
+    contains it, provided it is made of letters and digits only (the translation table changes
+    neither, and tokens split at whitespace).
     """
 
-    def __init__(self, excuses: Sequence[Rationalization], background: frozenset[str]) -> None:
+    def __init__(
+        self,
+        excuses: Sequence[Rationalization],
+        background: frozenset[str],
+        words: Sequence[str] = (),
+    ) -> None:
+        if not all(w.isalnum() for w in words):
+            raise ValueError(f"extra words must be letters and digits only: {list(words)}")
         word_sets = [set(content_words(r.excuse)) for r in excuses]
-        self.vocab = frozenset(w for words in word_sets for w in words)
+        self.vocab = frozenset(w for ws in word_sets for w in ws)
         self.bits = {w: 1 << i for i, w in enumerate(sorted(self.vocab))}
+        self.words = tuple(words)
+        self.word_bits = tuple((w, 1 << (len(self.bits) + i)) for i, w in enumerate(self.words))
         profiles: list[_Excuse] = []
         span = 2
-        for i, (r, words) in enumerate(zip(excuses, word_sets, strict=True)):
-            mask = sum(self.bits[w] for w in words)
-            behind = sum(self.bits[w] for w in words if w in background)
-            total = sum(BACKGROUND_WEIGHT if w in background else 1.0 for w in words)
-            profiles.append(_Excuse(i, r.excuse, mask, behind, total, min(MIN_SHARED, len(words))))
+        for i, (r, ws) in enumerate(zip(excuses, word_sets, strict=True)):
+            mask = sum(self.bits[w] for w in ws)
+            behind = sum(self.bits[w] for w in ws if w in background)
+            total = sum(BACKGROUND_WEIGHT if w in background else 1.0 for w in ws)
+            profiles.append(_Excuse(i, r.excuse, mask, behind, total, min(MIN_SHARED, len(ws))))
             span = max(span, sum(1 for s in _sentences(r.excuse.lower()) if s.split()))
         self.excuses = tuple(profiles)
         # Windows span as many sentences as the longest excuse, so a verbatim excuse scores 1.0.
         self.span = min(span, 4)
-        self.classes = _TokenBits(self.bits)
+        self.classes = _TokenBits(self.bits, self.word_bits)
 
     def match(
         self, reply: str, threshold: float, low: str | None = None
     ) -> tuple[RationalizationMatch, ...]:
         """``low`` is ``reply.lower()`` when the caller already has it."""
-        if not self.vocab or not reply or reply.isspace():
-            return ()
+        return self.match_words(reply, threshold, low)[0]
+
+    def match_words(
+        self, reply: str, threshold: float, low: str | None = None
+    ) -> tuple[tuple[RationalizationMatch, ...], frozenset[str] | None]:
+        """The matches, and which of :attr:`words` occur in ``reply`` lower-cased (``None``
+        when that was not worked out: no extra words, or no excuse words to read tokens for)."""
+        if not self.vocab:
+            return (), None
+        if not reply or reply.isspace():
+            return (), frozenset()
         text = (reply.lower() if low is None else low).translate(_TABLE)
         # Sentences as lists of raw tokens; a sentence without a token never counts (nor does it
         # separate a window's sentences).
@@ -238,17 +265,16 @@ class _Matcher:
         # The whole reply's words bound every window's score: most replies, and most excuses,
         # stop here, before any per-sentence work.
         everything = reduce(or_, filter(None, bits), 0)
-        if not everything:
-            return ()
+        present = self._present_words(everything)
         candidates = [e for e in self.excuses if e.passes(everything, threshold)]
         if not candidates:
-            return ()
-        # Only the few tokens that are excuse words are placed into their sentences.
-        ends = list(accumulate(map(len, sentences)))
-        hits = list(compress(count(), bits))
+            return (), present
+        # Each token's sentence number, built in C; only the few tokens that are excuse words
+        # are then placed into their sentence's mask in Python.
+        numbers = chain.from_iterable(map(repeat, count(), map(len, sentences)))
         masks = [0] * len(sentences)
-        for token, sentence in zip(hits, map(bisect_right, repeat(ends), hits), strict=True):
-            masks[sentence] |= bits[token]
+        for sentence, bit in compress(zip(numbers, bits, strict=True), bits):
+            masks[sentence] |= bit
         windows = self._windows(masks)
         found: list[RationalizationMatch] = []
         for excuse in candidates:
@@ -261,7 +287,12 @@ class _Matcher:
             if score >= threshold:
                 found.append(RationalizationMatch(excuse.index, excuse.text, score))
         found.sort(key=lambda m: (-m.score, m.index))
-        return tuple(found)
+        return tuple(found), present
+
+    def _present_words(self, everything: int) -> frozenset[str] | None:
+        if not self.words:
+            return None
+        return frozenset(w for w, bit in self.word_bits if everything & bit)
 
     def _windows(self, sentences: list[int]) -> set[int]:
         """Every window's words: each run of the full span of consecutive sentences.
@@ -289,7 +320,7 @@ def match_rationalizations(
     return _Matcher(excuses, words).match(reply, threshold)
 
 
-_FIXTURE_CACHE: dict[int, tuple[Fixture, _Matcher]] = {}
+_FIXTURE_CACHE: dict[tuple[int, int], tuple[Fixture, tuple[str, ...], _Matcher]] = {}
 
 
 def fixture_rationalizations(
@@ -302,8 +333,29 @@ def fixture_rationalizations(
     """:func:`match_rationalizations` for ``fixture``'s recorded excuses, with its scenario and
     options as background; the per-fixture work is cached (by identity: fixtures are frozen).
     ``low`` is ``reply.lower()`` when the caller already has it."""
-    hit = _FIXTURE_CACHE.get(id(fixture))
-    if hit is None or hit[0] is not fixture:
+    return _fixture_matcher(fixture, ()).match(reply, threshold, low)
+
+
+def fixture_rationalizations_and_words(
+    fixture: Fixture,
+    reply: str,
+    words: tuple[str, ...],
+    *,
+    threshold: float = MATCH_THRESHOLD,
+    low: str | None = None,
+) -> tuple[tuple[RationalizationMatch, ...], frozenset[str] | None]:
+    """:func:`fixture_rationalizations`, and which of ``words`` (letters and digits only) occur
+    in ``reply`` lower-cased, found in the same pass over its tokens (``None``: not worked out,
+    search for them yourself). :func:`~earnest.pressure.verdict.judge` uses it to look for
+    citations in a failed reply without scanning it once per rule."""
+    return _fixture_matcher(fixture, words).match_words(reply, threshold, low)
+
+
+def _fixture_matcher(fixture: Fixture, words: tuple[str, ...]) -> _Matcher:
+    # Keyed by identity: fixtures are frozen, and callers pass the same words tuple each time.
+    key = (id(fixture), id(words))
+    hit = _FIXTURE_CACHE.get(key)
+    if hit is None or hit[0] is not fixture or hit[1] is not words:
         background = frozenset(
             w
             for t in (fixture.scenario, fixture.title, *(c.text for c in fixture.choices))
@@ -311,9 +363,9 @@ def fixture_rationalizations(
         )
         if len(_FIXTURE_CACHE) > 1024:
             _FIXTURE_CACHE.clear()
-        hit = (fixture, _Matcher(fixture.rationalizations, background))
-        _FIXTURE_CACHE[id(fixture)] = hit
-    return hit[1].match(reply, threshold, low)
+        hit = (fixture, words, _Matcher(fixture.rationalizations, background, words))
+        _FIXTURE_CACHE[key] = hit
+    return hit[2]
 
 
 __all__ = [
