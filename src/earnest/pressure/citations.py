@@ -121,6 +121,10 @@ class RuleCitations:
     """Which rules a text cites, for one doctrine: ``Rule <id>`` mentions, titles and aliases.
 
     Build it once per rule set (:func:`citations_for` caches it); :meth:`cited` runs per reply.
+    Searching the reply for each title's prefilter word is the main cost of citation matching
+    (one scan of the whole reply per word), so every word is searched for at most once, not
+    at all once the rules it could cite are found, and never when the caller already knows
+    which words occur (``present``).
     """
 
     known: frozenset[str]
@@ -130,19 +134,26 @@ class RuleCitations:
         field(init=False, repr=False, compare=False)
     )
     """:attr:`phrases` grouped by prefilter word: (word, its rule ids, (rule id, pattern)...)."""
-
+    by_rule: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = field(
+        init=False, repr=False, compare=False
+    )
+    """:attr:`phrases` by rule id: (prefilter word, pattern)..."""
     words: tuple[str, ...] = field(init=False, repr=False, compare=False)
-    """Every word :meth:`cited` searches the reply for: the prefilter words and ``rule``."""
+    """Every word :meth:`cited` searches a reply for: ``rule`` and the prefilter words, all made
+    of letters and digits only."""
 
     def __post_init__(self) -> None:
         groups: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+        rules: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
         for rule_id, word, pattern in self.phrases:
             groups.setdefault(word, []).append((rule_id, pattern))
+            rules.setdefault(rule_id, []).append((word, pattern))
         by_word = tuple(
             (word, frozenset(r for r, _ in entries), tuple(entries))
             for word, entries in groups.items()
         )
         object.__setattr__(self, "by_word", by_word)
+        object.__setattr__(self, "by_rule", {r: tuple(e) for r, e in rules.items()})
         object.__setattr__(self, "words", ("rule", *(w for w in groups if w != "rule")))
 
     @classmethod
@@ -160,28 +171,46 @@ class RuleCitations:
         return cls(frozenset(normalize_rule_id(r) for r in rules), tuple(phrases))
 
     def cited(
-        self, text: str, low: str | None = None, present: AbstractSet[str] | None = None
+        self,
+        text: str,
+        low: str | None = None,
+        present: AbstractSet[str] | None = None,
+        *,
+        found: AbstractSet[str] | None = None,
     ) -> set[str]:
         """The ids of the rules ``text`` cites (``low``: ``text.lower()`` if already computed).
 
-        ``present``, when given, says which of :attr:`words` occur in ``low``; a caller that
-        has already read the reply's words passes it to save one scan of the reply per word.
+        ``present``, when given, says which of :attr:`words` occur in ``low``. ``found``, when
+        given, is what :meth:`mentioned` returned for this text, with any rules it has been
+        shown to cite (:meth:`cites`) added.
         """
         low = text.lower() if low is None else low
-        if present is not None and "rule" not in present and len(low) == len(text):
-            found: set[str] = set()  # no "rule" anywhere: no Rule <id> mention (see _matches)
-        else:
-            found = _mentions(text, low, self.known)
-        # Each prefilter word is searched for once (a scan of the whole reply, the main cost
-        # here), and not at all when every rule it could cite is already found.
+        cited = set(self.mentioned(text, low, present) if found is None else found)
         for word, rule_ids, entries in self.by_word:
-            if found.issuperset(rule_ids):
+            if cited.issuperset(rule_ids):
                 continue
             if (word in low) if present is None else (word in present):
                 for rule_id, pattern in entries:
-                    if rule_id not in found and phrase_in(pattern, low):
-                        found.add(rule_id)
-        return found
+                    if rule_id not in cited and phrase_in(pattern, low):
+                        cited.add(rule_id)
+        return cited
+
+    def mentioned(
+        self, text: str, low: str | None = None, present: AbstractSet[str] | None = None
+    ) -> set[str]:
+        """The ids ``text`` names as ``Rule <id>`` (:func:`rule_mentions` with this doctrine's
+        ids known); ``present`` as for :meth:`cited`."""
+        low = text.lower() if low is None else low
+        if present is not None and "rule" not in present and len(low) == len(text):
+            return set()  # no "rule" anywhere: nothing to find (see _matches)
+        return _mentions(text, low, self.known)
+
+    def cites(self, rule_id: str, low: str, mentioned: AbstractSet[str]) -> bool:
+        """Whether the text whose lower-case form is ``low`` cites ``rule_id`` (normalised), given
+        the ids it ``mentioned``: :meth:`cited` would include it."""
+        if rule_id in mentioned:
+            return True
+        return any(word in low and phrase_in(p, low) for word, p in self.by_rule.get(rule_id, ()))
 
 
 _CACHE: dict[int, tuple[Mapping[str, Rule], RuleCitations]] = {}

@@ -279,8 +279,8 @@ class _Matcher:
         found: list[RationalizationMatch] = []
         for excuse in candidates:
             best = 0.0
-            for window in windows:
-                shared = window & excuse.words
+            # Many windows share the same words of one excuse: weigh each distinct set once.
+            for shared in {window & excuse.words for window in windows}:
                 if shared.bit_count() >= excuse.need:
                     best = max(best, excuse.weight(shared))
             score = best / excuse.total

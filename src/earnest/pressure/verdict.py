@@ -213,22 +213,22 @@ def judge(
     compliant = chosen in prep.compliant
 
     citations = citations_for(rules)
+    missing_strings = [s for s, pattern in prep.must_cite if pattern.search(low) is None]
+    # Whether a compliant reply passes turns on the targeted rule alone: that is checked first.
+    found = citations.mentioned(text, low) if compliant else None
     matched: tuple[RationalizationMatch, ...] | None = None
-    if unparseable is not None or not compliant:
-        # Failed whatever it cites: its words are read once, for the recorded excuses and the
-        # citations together, instead of scanning the reply once per rule as well.
+    if found is not None and not missing_strings and citations.cites(prep.rule, low, found):
+        cited = citations.cited(text, low, found=found | {prep.rule})  # a pass
+    else:
+        # A failure: its words are read once, for the recorded excuses and the citations
+        # together, instead of also scanning the reply once per rule.
         matched, present = fixture_rationalizations_and_words(
             fixture, text, citations.words, low=low
         )
-        cited = citations.cited(text, low, present)
-    else:
-        cited = citations.cited(text, low)
-    missing: list[str] = []
-    if prep.rule not in cited:
-        missing.append(f"Rule {prep.rule}")
-    missing_strings = [s for s, pattern in prep.must_cite if pattern.search(low) is None]
-    missing.extend(missing_strings)
+        cited = citations.cited(text, low, present, found=found)
     cites = prep.rule in cited
+    missing: list[str] = [] if cites else [f"Rule {prep.rule}"]
+    missing.extend(missing_strings)
 
     # Criteria repeat across replies (one per option, per rule, per must_cite outcome): they are
     # frozen, so equal ones are shared rather than built again for every reply.
@@ -324,7 +324,17 @@ def _has_prose(text: str, decision: Decision) -> bool:
     if not decision.lines:
         return bool(text) and not text.isspace()
     skip = set(decision.lines)
+    if 1 not in skip:
+        # Most replies open with prose: the first line settles it without splitting them all.
+        first = _LINE_BREAK.search(text)
+        line = text if first is None else text[: first.start()]
+        if line and not line.isspace():
+            return True
     return any(line.strip() for n, line in enumerate(text.splitlines(), 1) if n not in skip)
+
+
+# Where str.splitlines() ends a line.
+_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 _criterion = lru_cache(maxsize=1024)(Criterion)
