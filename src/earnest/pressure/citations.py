@@ -104,7 +104,20 @@ def phrase_pattern(phrase: str) -> re.Pattern[str] | None:
     if not words:
         return None
     # Starts with a literal (fast scan); the word boundary before it is checked in phrase_in.
-    return re.compile(_SEPARATOR.join(map(re.escape, words)) + r"(?![^\W_])")
+    return re.compile(_SEPARATOR.join(map(re.escape, words)) + _PHRASE_END)
+
+
+_PHRASE_END = r"(?![^\W_])"
+
+
+def _pattern_words(pattern: re.Pattern[str]) -> tuple[str, ...]:
+    """The words of a :func:`phrase_pattern` pattern; ``()`` for any other pattern."""
+    source = pattern.pattern
+    if not source.endswith(_PHRASE_END):
+        return ()
+    # Words are letters and digits only, which re.escape leaves as they are.
+    words = tuple(source[: -len(_PHRASE_END)].split(_SEPARATOR))
+    return words if all(w.isalnum() for w in words) else ()
 
 
 def phrase_in(pattern: re.Pattern[str], low: str) -> bool:
@@ -116,45 +129,61 @@ def phrase_in(pattern: re.Pattern[str], low: str) -> bool:
     return False
 
 
+_Entry = tuple[str, re.Pattern[str], int]
+"""(rule id, phrase pattern, the bit of the phrase's second-longest word in
+:attr:`RuleCitations.words`, or 0)"""
+
+
 @dataclass(frozen=True, slots=True)
 class RuleCitations:
     """Which rules a text cites, for one doctrine: ``Rule <id>`` mentions, titles and aliases.
 
     Build it once per rule set (:func:`citations_for` caches it); :meth:`cited` runs per reply.
-    Searching the reply for each title's prefilter word is the main cost of citation matching
-    (one scan of the whole reply per word), so every word is searched for at most once, not
-    at all once the rules it could cite are found, and never when the caller already knows
-    which words occur (``present``).
+    Searching the reply for each phrase's prefilter word is the main cost of citation matching
+    (one scan of the whole reply per word), so each word is searched for at most once, not at
+    all once the rules it could cite are found, and never when the caller already knows which
+    of :attr:`words` occur (``present``).
     """
 
     known: frozenset[str]
     phrases: tuple[tuple[str, str, re.Pattern[str]], ...]
     """(rule id, the phrase's longest word, pattern): the word is a cheap prefilter."""
-    by_word: tuple[tuple[str, frozenset[str], tuple[tuple[str, re.Pattern[str]], ...]], ...] = (
-        field(init=False, repr=False, compare=False)
+    words: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The words whose presence a caller may report to :meth:`cited` (``present``, bit ``i``
+    for ``words[i]``): ``rule``, then the prefilter words, then each phrase's second-longest
+    word. All are letters and digits only."""
+    by_word: tuple[tuple[str, int, frozenset[str], tuple[_Entry, ...]], ...] = field(
+        init=False, repr=False, compare=False
     )
-    """:attr:`phrases` grouped by prefilter word: (word, its rule ids, (rule id, pattern)...)."""
+    """:attr:`phrases` grouped by prefilter word: (word, its bit, its rule ids, entries)."""
     by_rule: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = field(
         init=False, repr=False, compare=False
     )
     """:attr:`phrases` by rule id: (prefilter word, pattern)..."""
-    words: tuple[str, ...] = field(init=False, repr=False, compare=False)
-    """Every word :meth:`cited` searches a reply for: ``rule`` and the prefilter words, all made
-    of letters and digits only."""
 
     def __post_init__(self) -> None:
-        groups: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+        index = {"rule": 0}
+        for _, word, _ in self.phrases:
+            index.setdefault(word, len(index))
+        groups: dict[str, list[_Entry]] = {}
         rules: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
         for rule_id, word, pattern in self.phrases:
-            groups.setdefault(word, []).append((rule_id, pattern))
+            # Each of a phrase's words must occur for it to match: its second-longest word is a
+            # second filter, free when the words present are known. (Only one, and a long one:
+            # every token that holds one of these words costs a little more to read.)
+            others = 0
+            rest = sorted((w for w in _pattern_words(pattern) if w != word), key=len, reverse=True)
+            if rest and len(rest[0]) > 3:
+                others = 1 << index.setdefault(rest[0], len(index))
+            groups.setdefault(word, []).append((rule_id, pattern, others))
             rules.setdefault(rule_id, []).append((word, pattern))
         by_word = tuple(
-            (word, frozenset(r for r, _ in entries), tuple(entries))
+            (word, 1 << index[word], frozenset(r for r, _, _ in entries), tuple(entries))
             for word, entries in groups.items()
         )
+        object.__setattr__(self, "words", tuple(index))
         object.__setattr__(self, "by_word", by_word)
         object.__setattr__(self, "by_rule", {r: tuple(e) for r, e in rules.items()})
-        object.__setattr__(self, "words", ("rule", *(w for w in groups if w != "rule")))
 
     @classmethod
     def for_rules(cls, rules: Mapping[str, Rule]) -> RuleCitations:
@@ -174,34 +203,41 @@ class RuleCitations:
         self,
         text: str,
         low: str | None = None,
-        present: AbstractSet[str] | None = None,
+        present: int | None = None,
         *,
         found: AbstractSet[str] | None = None,
     ) -> set[str]:
         """The ids of the rules ``text`` cites (``low``: ``text.lower()`` if already computed).
 
-        ``present``, when given, says which of :attr:`words` occur in ``low``. ``found``, when
-        given, is what :meth:`mentioned` returned for this text, with any rules it has been
-        shown to cite (:meth:`cites`) added.
+        ``present``, when given, says which of :attr:`words` occur in ``low`` (bit ``i`` set:
+        ``words[i]`` occurs). ``found``, when given, is what :meth:`mentioned` returned for this
+        text, plus any rules :meth:`cites` has shown it to cite.
         """
         low = text.lower() if low is None else low
         cited = set(self.mentioned(text, low, present) if found is None else found)
-        for word, rule_ids, entries in self.by_word:
+        for word, bit, rule_ids, entries in self.by_word:
             if cited.issuperset(rule_ids):
                 continue
-            if (word in low) if present is None else (word in present):
-                for rule_id, pattern in entries:
-                    if rule_id not in cited and phrase_in(pattern, low):
+            if present is None:
+                if word in low:
+                    for rule_id, pattern, _ in entries:
+                        if rule_id not in cited and phrase_in(pattern, low):
+                            cited.add(rule_id)
+            elif present & bit:
+                for rule_id, pattern, others in entries:
+                    if (
+                        rule_id not in cited
+                        and present & others == others
+                        and phrase_in(pattern, low)
+                    ):
                         cited.add(rule_id)
         return cited
 
-    def mentioned(
-        self, text: str, low: str | None = None, present: AbstractSet[str] | None = None
-    ) -> set[str]:
+    def mentioned(self, text: str, low: str | None = None, present: int | None = None) -> set[str]:
         """The ids ``text`` names as ``Rule <id>`` (:func:`rule_mentions` with this doctrine's
         ids known); ``present`` as for :meth:`cited`."""
         low = text.lower() if low is None else low
-        if present is not None and "rule" not in present and len(low) == len(text):
+        if present is not None and not present & 1 and len(low) == len(text):
             return set()  # no "rule" anywhere: nothing to find (see _matches)
         return _mentions(text, low, self.known)
 

@@ -207,7 +207,7 @@ class _Matcher:
     replies is small).
 
     ``words`` are extra words to report the presence of (:meth:`match_words`), read in the same
-    pass over the reply's tokens: a word occurs in the lower-cased reply exactly when a token
+    pass over the reply's tokens, as the bits above the excuse words': a word occurs in the lower-cased reply exactly when a token
     contains it, provided it is made of letters and digits only (the translation table changes
     neither, and tokens split at whitespace).
     """
@@ -224,7 +224,8 @@ class _Matcher:
         self.vocab = frozenset(w for ws in word_sets for w in ws)
         self.bits = {w: 1 << i for i, w in enumerate(sorted(self.vocab))}
         self.words = tuple(words)
-        self.word_bits = tuple((w, 1 << (len(self.bits) + i)) for i, w in enumerate(self.words))
+        self.word_shift = len(self.bits)
+        self.word_bits = tuple((w, 1 << (self.word_shift + i)) for i, w in enumerate(self.words))
         profiles: list[_Excuse] = []
         span = 2
         for i, (r, ws) in enumerate(zip(excuses, word_sets, strict=True)):
@@ -246,13 +247,14 @@ class _Matcher:
 
     def match_words(
         self, reply: str, threshold: float, low: str | None = None
-    ) -> tuple[tuple[RationalizationMatch, ...], frozenset[str] | None]:
-        """The matches, and which of :attr:`words` occur in ``reply`` lower-cased (``None``
-        when that was not worked out: no extra words, or no excuse words to read tokens for)."""
+    ) -> tuple[tuple[RationalizationMatch, ...], int | None]:
+        """The matches, and which of :attr:`words` occur in ``reply`` lower-cased, as a mask
+        (bit ``i``: ``words[i]`` occurs); ``None`` when that was not worked out (no extra
+        words, or no excuse words to read the reply's tokens for)."""
         if not self.vocab:
             return (), None
         if not reply or reply.isspace():
-            return (), frozenset()
+            return (), 0 if self.words else None
         text = (reply.lower() if low is None else low).translate(_TABLE)
         # Sentences as lists of raw tokens; a sentence without a token never counts (nor does it
         # separate a window's sentences).
@@ -265,7 +267,7 @@ class _Matcher:
         # The whole reply's words bound every window's score: most replies, and most excuses,
         # stop here, before any per-sentence work.
         everything = reduce(or_, filter(None, bits), 0)
-        present = self._present_words(everything)
+        present = everything >> self.word_shift if self.words else None
         candidates = [e for e in self.excuses if e.passes(everything, threshold)]
         if not candidates:
             return (), present
@@ -288,11 +290,6 @@ class _Matcher:
                 found.append(RationalizationMatch(excuse.index, excuse.text, score))
         found.sort(key=lambda m: (-m.score, m.index))
         return tuple(found), present
-
-    def _present_words(self, everything: int) -> frozenset[str] | None:
-        if not self.words:
-            return None
-        return frozenset(w for w, bit in self.word_bits if everything & bit)
 
     def _windows(self, sentences: list[int]) -> set[int]:
         """Every window's words: each run of the full span of consecutive sentences.
@@ -343,10 +340,10 @@ def fixture_rationalizations_and_words(
     *,
     threshold: float = MATCH_THRESHOLD,
     low: str | None = None,
-) -> tuple[tuple[RationalizationMatch, ...], frozenset[str] | None]:
+) -> tuple[tuple[RationalizationMatch, ...], int | None]:
     """:func:`fixture_rationalizations`, and which of ``words`` (letters and digits only) occur
-    in ``reply`` lower-cased, found in the same pass over its tokens (``None``: not worked out,
-    search for them yourself). :func:`~earnest.pressure.verdict.judge` uses it to look for
+    in ``reply`` lower-cased, found in the same pass over its tokens: a mask, bit ``i`` set when
+    ``words[i]`` occurs (``None``: not worked out, search for them yourself). :func:`~earnest.pressure.verdict.judge` uses it to look for
     citations in a failed reply without scanning it once per rule."""
     return _fixture_matcher(fixture, words).match_words(reply, threshold, low)
 
