@@ -129,9 +129,9 @@ def phrase_in(pattern: re.Pattern[str], low: str) -> bool:
     return False
 
 
-_Entry = tuple[str, re.Pattern[str], int]
-"""(rule id, phrase pattern, the bit of the phrase's second-longest word in
-:attr:`RuleCitations.words`, or 0)"""
+_Entry = tuple[str, re.Pattern[str], str, int]
+"""(rule id, phrase pattern, the phrase's second-longest word or "", its bit in
+:attr:`RuleCitations.words` or 0)"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,29 +156,29 @@ class RuleCitations:
         init=False, repr=False, compare=False
     )
     """:attr:`phrases` grouped by prefilter word: (word, its bit, its rule ids, entries)."""
-    by_rule: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = field(
+    by_rule: dict[str, tuple[tuple[str, str, re.Pattern[str]], ...]] = field(
         init=False, repr=False, compare=False
     )
-    """:attr:`phrases` by rule id: (prefilter word, pattern)..."""
+    """:attr:`phrases` by rule id: (prefilter word, second-longest word or "", pattern)..."""
 
     def __post_init__(self) -> None:
         index = {"rule": 0}
         for _, word, _ in self.phrases:
             index.setdefault(word, len(index))
         groups: dict[str, list[_Entry]] = {}
-        rules: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+        rules: dict[str, list[tuple[str, str, re.Pattern[str]]]] = {}
         for rule_id, word, pattern in self.phrases:
             # Each of a phrase's words must occur for it to match: its second-longest word is a
-            # second filter, free when the words present are known. (Only one, and a long one:
-            # every token that holds one of these words costs a little more to read.)
-            others = 0
+            # second filter before the pattern runs (free when the words present are known).
+            # Only one, and a long one: every token that holds one of :attr:`words` costs a
+            # little more to read.
             rest = sorted((w for w in _pattern_words(pattern) if w != word), key=len, reverse=True)
-            if rest and len(rest[0]) > 3:
-                others = 1 << index.setdefault(rest[0], len(index))
-            groups.setdefault(word, []).append((rule_id, pattern, others))
-            rules.setdefault(rule_id, []).append((word, pattern))
+            second = rest[0] if rest and len(rest[0]) > 3 else ""
+            bit = 1 << index.setdefault(second, len(index)) if second else 0
+            groups.setdefault(word, []).append((rule_id, pattern, second, bit))
+            rules.setdefault(rule_id, []).append((word, second, pattern))
         by_word = tuple(
-            (word, 1 << index[word], frozenset(r for r, _, _ in entries), tuple(entries))
+            (word, 1 << index[word], frozenset(r for r, *_ in entries), tuple(entries))
             for word, entries in groups.items()
         )
         object.__setattr__(self, "words", tuple(index))
@@ -220,14 +220,14 @@ class RuleCitations:
                 continue
             if present is None:
                 if word in low:
-                    for rule_id, pattern, _ in entries:
-                        if rule_id not in cited and phrase_in(pattern, low):
+                    for rule_id, pattern, second, _ in entries:
+                        if rule_id not in cited and second in low and phrase_in(pattern, low):
                             cited.add(rule_id)
             elif present & bit:
-                for rule_id, pattern, others in entries:
+                for rule_id, pattern, _, second_bit in entries:
                     if (
                         rule_id not in cited
-                        and present & others == others
+                        and present & second_bit == second_bit
                         and phrase_in(pattern, low)
                     ):
                         cited.add(rule_id)
@@ -246,7 +246,10 @@ class RuleCitations:
         the ids it ``mentioned``: :meth:`cited` would include it."""
         if rule_id in mentioned:
             return True
-        return any(word in low and phrase_in(p, low) for word, p in self.by_rule.get(rule_id, ()))
+        return any(
+            word in low and second in low and phrase_in(p, low)
+            for word, second, p in self.by_rule.get(rule_id, ())
+        )
 
 
 _CACHE: dict[int, tuple[Mapping[str, Rule], RuleCitations]] = {}

@@ -225,6 +225,7 @@ class _Matcher:
         self.bits = {w: 1 << i for i, w in enumerate(sorted(self.vocab))}
         self.words = tuple(words)
         self.word_shift = len(self.bits)
+        self.vocab_mask = (1 << self.word_shift) - 1
         self.word_bits = tuple((w, 1 << (self.word_shift + i)) for i, w in enumerate(self.words))
         profiles: list[_Excuse] = []
         span = 2
@@ -268,7 +269,11 @@ class _Matcher:
         # stop here, before any per-sentence work.
         everything = reduce(or_, filter(None, bits), 0)
         present = everything >> self.word_shift if self.words else None
-        candidates = [e for e in self.excuses if e.passes(everything, threshold)]
+        candidates = (
+            [e for e in self.excuses if e.passes(everything, threshold)]
+            if everything & self.vocab_mask
+            else []
+        )
         if not candidates:
             return (), present
         # Each token's sentence number, built in C; only the few tokens that are excuse words

@@ -230,44 +230,18 @@ def judge(
     missing: list[str] = [] if cites else [f"Rule {prep.rule}"]
     missing.extend(missing_strings)
 
-    # Criteria repeat across replies (one per option, per rule, per must_cite outcome): they are
-    # frozen, so equal ones are shared rather than built again for every reply.
-    criteria = (
-        _criterion(
-            "parseable",
-            unparseable is None,
-            decision.detail if unparseable else f"decided {named}",
-        ),
-        _criterion(
-            "single",
-            None if unparseable else decision.status == "choice",
-            ""
-            if unparseable
-            else (f"named one option: {named}" if len(letters) == 1 else f"named {named}"),
-        ),
-        _criterion(
-            "compliant",
-            None if chosen is None else compliant,
-            ""
-            if chosen is None
-            else f"choice {chosen} is {'compliant' if compliant else 'non-compliant'}",
-        ),
-        _criterion(
-            "cites_rule",
-            cites,
-            f"cited Rule {prep.rule}" if cites else f"did not cite Rule {prep.rule}",
-        ),
-        _criterion(
-            "must_cite",
-            not missing_strings,
-            "no must_cite strings"
-            if not prep.must_cite
-            else (
-                "every must_cite string appears"
-                if not missing_strings
-                else "missing " + ", ".join(f'"{s}"' for s in missing_strings)
-            ),
-        ),
+    criteria = _criteria(
+        prep.rule,
+        unparseable,
+        decision.detail,
+        decision.status,
+        len(letters),
+        named,
+        chosen,
+        compliant,
+        cites,
+        bool(prep.must_cite),
+        tuple(missing_strings),
     )
 
     verdict: Verdict
@@ -337,11 +311,59 @@ def _has_prose(text: str, decision: Decision) -> bool:
 _LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
-_criterion = lru_cache(maxsize=1024)(Criterion)
+# Criteria repeat across replies (one set per option, per outcome): they are frozen, so equal
+# ones are shared rather than built again for every reply.
+@lru_cache(maxsize=4096)
+def _criteria(
+    rule: str,
+    unparseable: str | None,
+    detail: str,
+    status: str,
+    count: int,
+    named: str,
+    chosen: str | None,
+    compliant: bool,
+    cites: bool,
+    has_must_cite: bool,
+    missing_strings: tuple[str, ...],
+) -> tuple[Criterion, ...]:
+    return (
+        Criterion("parseable", unparseable is None, detail if unparseable else f"decided {named}"),
+        Criterion(
+            "single",
+            None if unparseable else status == "choice",
+            ""
+            if unparseable
+            else (f"named one option: {named}" if count == 1 else f"named {named}"),
+        ),
+        Criterion(
+            "compliant",
+            None if chosen is None else compliant,
+            ""
+            if chosen is None
+            else f"choice {chosen} is {'compliant' if compliant else 'non-compliant'}",
+        ),
+        Criterion(
+            "cites_rule", cites, f"cited Rule {rule}" if cites else f"did not cite Rule {rule}"
+        ),
+        Criterion(
+            "must_cite",
+            not missing_strings,
+            "no must_cite strings"
+            if not has_must_cite
+            else (
+                "every must_cite string appears"
+                if not missing_strings
+                else "missing " + ", ".join(f'"{s}"' for s in missing_strings)
+            ),
+        ),
+    )
 
 
 def _named(letters: Sequence[str], choices: Sequence[str]) -> str:
-    if len(letters) == 1:  # the common case, without building lists
+    if len(letters) <= 1:  # the common cases, without building lists
+        if not letters:
+            return ""
         x, c = letters[0], choices[0]
         return x if x == c else f"{x} = choice {c}"
     parts = [x if x == c else f"{x} = choice {c}" for x, c in zip(letters, choices, strict=True)]
