@@ -63,6 +63,8 @@ _STOP_WORDS_TEXT = """a about above after again against all also am an and any a
 STOP_WORDS: frozenset[str] = frozenset(_STOP_WORDS_TEXT.split())
 """English function words: they carry no excuse."""
 
+# Sentence ends become line breaks and other punctuation spaces: one character for one, and
+# never to or from a letter or digit (_Matcher's extra words rely on that).
 _TABLE = str.maketrans(
     {
         **{c: "\n" for c in ".!?;:"},
@@ -206,10 +208,11 @@ class _Matcher:
     ``classes`` memoises token classification across replies (the vocabulary of a suite's
     replies is small).
 
-    ``words`` are extra words to report the presence of (:meth:`match_words`), read in the same
-    pass over the reply's tokens, as the bits above the excuse words': a word occurs in the lower-cased reply exactly when a token
-    contains it, provided it is made of letters and digits only (the translation table changes
-    neither, and tokens split at whitespace).
+    ``words`` are extra words whose presence :meth:`match_words` reports, read in the same pass
+    over the reply's tokens (as the bits above the excuse words'). A word made of letters and
+    digits only occurs in the lower-cased reply exactly when one of its tokens contains it:
+    the translation table maps characters one to one and never to or from a letter or digit,
+    and tokens split only at whitespace.
     """
 
     def __init__(

@@ -47,7 +47,6 @@ from earnest.pressure.order import display_labels, label_map
 from earnest.pressure.parse import Decision, parse_decision
 from earnest.pressure.rationalizations import (
     RationalizationMatch,
-    fixture_rationalizations,
     fixture_rationalizations_and_words,
 )
 
@@ -214,14 +213,17 @@ def judge(
 
     citations = citations_for(rules)
     missing_strings = [s for s, pattern in prep.must_cite if pattern.search(low) is None]
-    # Whether a compliant reply passes turns on the targeted rule alone: that is checked first.
+    # Whether a reply passes turns on its decision, the targeted rule and must_cite alone, so
+    # that is settled first; the full list of rules it cites is then found the cheaper way.
     found = citations.mentioned(text, low) if compliant else None
-    matched: tuple[RationalizationMatch, ...] | None = None
+    matched: tuple[RationalizationMatch, ...]
     if found is not None and not missing_strings and citations.cites(prep.rule, low, found):
-        cited = citations.cited(text, low, found=found | {prep.rule})  # a pass
+        # A pass: no excuses to match; the other rules are found by scanning for their titles.
+        matched = ()
+        cited = citations.cited(text, low, found=found | {prep.rule})
     else:
-        # A failure: its words are read once, for the recorded excuses and the citations
-        # together, instead of also scanning the reply once per rule.
+        # A failure: its words are read once, for the recorded excuses and for the citations
+        # together, instead of also scanning the reply once per title.
         matched, present = fixture_rationalizations_and_words(
             fixture, text, citations.words, low=low
         )
@@ -265,14 +267,10 @@ def judge(
         if prep.must_cite:
             reason += " and every must_cite string"
 
-    unmatched = False
-    if verdict == "pass":
-        matched = ()
-    else:
-        if matched is None:
-            matched = fixture_rationalizations(fixture, text, low=low)
-        # Nothing to read in a failed run or a reply that is only its decision: no new excuse.
-        unmatched = not matched and unwrapped.error is None and _has_prose(text, decision)
+    # Nothing to read in a failed run or a reply that is only its decision: no new excuse.
+    unmatched = (
+        verdict != "pass" and not matched and unwrapped.error is None and _has_prose(text, decision)
+    )
 
     return Judgement(
         fixture_id=fixture.id,
