@@ -16,14 +16,9 @@ def main(argv: list[str] | None = None) -> int:
         and args[0] == "hook"
         and args[1] not in {"install", "uninstall", "--help", "-h"}
     ):
-        import importlib
+        from earnest.hooks.entry import run_hook
 
-        try:
-            entry = importlib.import_module("earnest.hooks.entry")
-        except ImportError:
-            pass
-        else:
-            return int(entry.run_hook(args[1:]))
+        return run_hook(args[1:])
     from earnest.cli import run
 
     return run(args)

@@ -9,6 +9,8 @@ Example:
     (0.722, 1.0)
     >>> pass_hat_k(4, 5, 2)
     0.6
+    >>> [round(x, 4) for x in newcombe_interval(56, 70, 48, 80)]
+    [0.0524, 0.3339]
 """
 
 from __future__ import annotations
@@ -31,6 +33,23 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def newcombe_interval(s1: int, n1: int, s2: int, n2: int, z: float = Z95) -> tuple[float, float]:
+    """Newcombe's hybrid score interval for the difference ``s1/n1 - s2/n2``.
+
+    Built from the two Wilson intervals (Newcombe 1998, method 10), so it stays inside
+    ``[-1, 1]`` and behaves at 0% and 100%. ``(-1.0, 1.0)`` when either ``n`` is 0.
+    """
+    if n1 <= 0 or n2 <= 0:
+        return (-1.0, 1.0)
+    p1, p2 = s1 / n1, s2 / n2
+    l1, u1 = wilson_interval(s1, n1, z)
+    l2, u2 = wilson_interval(s2, n2, z)
+    d = p1 - p2
+    lower = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    upper = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return (max(-1.0, lower), min(1.0, upper))
 
 
 def pass_at_k(c: int, n: int, k: int) -> float:
@@ -77,4 +96,4 @@ def _t95(df: int) -> float:
     return _T95[min(df, 30) - 1]
 
 
-__all__ = ["mean_interval", "pass_at_k", "pass_hat_k", "wilson_interval"]
+__all__ = ["mean_interval", "newcombe_interval", "pass_at_k", "pass_hat_k", "wilson_interval"]

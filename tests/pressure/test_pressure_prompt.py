@@ -113,3 +113,18 @@ def test_duplicate_choice_ids_cannot_render(tmp_path: Path) -> None:
     twin = Fixture(**{**{f: getattr(fx, f) for f in fx.__slots__}, "choices": fx.choices[:1] * 2})  # type: ignore[attr-defined]
     with pytest.raises(InputError, match="choice ids"):
         render_prompt(suite, twin)
+
+
+def test_explicit_order_renders_exactly_that_order(suite: Suite) -> None:
+    fx = suite.fixture("REV-R9-APPROVE-WITH-FOLLOWUP")
+    assert fx is not None
+    # A recorded reply's order reproduces the prompt its seed produced.
+    seeded = render_prompt(suite, fx, seed=2)
+    ordered = render_prompt(suite, fx, arm="rule", order=list(seeded.order))
+    assert (ordered.system, ordered.user, ordered.order) == (
+        seeded.system,
+        seeded.user,
+        seeded.order,
+    )
+    with pytest.raises(InputError, match="not a permutation"):
+        render_prompt(suite, fx, order=["A", "B", "C"])

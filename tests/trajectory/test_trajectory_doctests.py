@@ -10,6 +10,7 @@ import pytest
 
 import earnest.trajectory
 import earnest.trajectory.readers
+import earnest.trajectory.scorers
 
 MODULES = sorted(
     {f"earnest.trajectory.{m.name}" for m in pkgutil.iter_modules(earnest.trajectory.__path__)}
@@ -17,7 +18,11 @@ MODULES = sorted(
         f"earnest.trajectory.readers.{m.name}"
         for m in pkgutil.iter_modules(earnest.trajectory.readers.__path__)
     }
-    | {"earnest.trajectory", "earnest.trajectory.readers"}
+    | {
+        f"earnest.trajectory.scorers.{m.name}"
+        for m in pkgutil.iter_modules(earnest.trajectory.scorers.__path__)
+    }
+    | {"earnest.trajectory", "earnest.trajectory.readers", "earnest.trajectory.scorers"}
 )
 
 

@@ -41,7 +41,10 @@ def version() -> None:
 
 # Registration order is the order in `earnest --help`.
 from earnest.cli import check as _check  # noqa: E402,F401
+from earnest.cli import hooks as _hooks  # noqa: E402,F401
+from earnest.cli import live as _live  # noqa: E402,F401
 from earnest.cli import pressure as _pressure  # noqa: E402,F401
+from earnest.cli import report as _report  # noqa: E402,F401
 from earnest.cli import score as _score  # noqa: E402,F401
 from earnest.cli import trajectory as _trajectory  # noqa: E402,F401
 

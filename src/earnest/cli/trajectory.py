@@ -1,20 +1,21 @@
-"""Trajectory commands: ``earnest trajectory convert`` (``score`` and ``replay-gate`` join later).
+"""Trajectory commands: ``earnest trajectory convert``, ``score`` and ``replay-gate``.
 
-Reading problems never stop a conversion: each is printed on stderr as
+Reading problems never stop a command: each is printed on stderr as
 ``warning: file:line: message``, followed by a one-line summary. Exit 2 when nothing
-readable was found or a path does not exist.
+readable was found, a path does not exist or an option is wrong.
 """
 
 from __future__ import annotations
 
 import contextlib
+import enum
 import json
 import os
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 import typer
 
@@ -22,13 +23,14 @@ from earnest.cli import app
 from earnest.errors import InputError
 
 if TYPE_CHECKING:
-    from earnest.trajectory import ReadReport
+    from earnest.trajectory import ReadReport, Trajectory
 
 trajectory_app = typer.Typer(
     name="trajectory",
     help=(
         "Agent trajectories: read real agent logs (Claude Code, Codex, Gemini CLI, OpenHands, "
-        "SWE-agent, tau-bench, ATIF, ...) into one normalized model."
+        "SWE-agent, tau-bench, ATIF, ...) into one normalized model; score them and replay "
+        "the effect gate over them."
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -115,6 +117,258 @@ def convert(
     if written == 0:
         where = ", ".join(str(p) for p in paths)
         raise InputError(where, None, "no readable trajectory found")
+
+
+class ScoreFormat(enum.StrEnum):
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+    junit = "junit"
+
+
+class ReplayFormat(enum.StrEnum):
+    table = "table"
+    json = "json"
+
+
+_PATHS_HELP = "Transcript files or directories (searched recursively for *.jsonl, *.json, *.traj)."
+
+
+@trajectory_app.command("score")
+def score(
+    paths: list[Path] = typer.Argument(..., help=_PATHS_HELP, show_default=False),
+    dimensions: list[str] | None = typer.Option(
+        None,
+        "--dimensions",
+        "-d",
+        help="Dimensions to score, comma-separated or repeated: planning, tool_grounding, "
+        "recovery, refusal, effect_grounding, 'default' (the first four) or 'all'. "
+        "Default: the default scorers (effect_grounding is opt-in). The "
+        "completion-without-effect outcome is always computed.",
+        show_default=False,
+    ),
+    fmt: ScoreFormat = typer.Option(
+        ScoreFormat.table,
+        "--format",
+        help="table (terminal), json ({battery, trajectories}), jsonl (one object per "
+        "trajectory) or junit (XML for CI: a completion without effect fails).",
+        case_sensitive=False,
+    ),
+    fail_over: float | None = typer.Option(
+        None,
+        "--fail-over",
+        metavar="RATE",
+        help="Exit 1 when the completion-without-effect rate (over all trajectories) "
+        "exceeds RATE, a fraction between 0 and 1 (e.g. 0.05).",
+    ),
+    max_downgrades: int = typer.Option(
+        2, "--max-downgrades", help="The replayed gate's downgrade budget per run.", min=0
+    ),
+    input_format: str | None = typer.Option(
+        None,
+        "--input-format",
+        help="Read every file as this format instead of detecting it (see docs/formats.md).",
+    ),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write the report to FILE (atomically) instead of stdout."
+    ),
+) -> None:
+    """Score recorded agent runs and measure how often "done" had no effect.
+
+    Each trajectory gets its dimension scores (each criterion judged separately, with its
+    reason), a confidence-weighted aggregate, and an outcome: backed,
+    completion_without_effect (it ended normally claiming completion, and the effect gate
+    replayed over it would downgrade that claim), no_claim, or abnormal (API error, limit,
+    turn cap, interrupt: never "done"). The battery summary gives per-dimension means with
+    95% intervals and the completion-without-effect rate with a Wilson interval.
+
+    The gate is replayed without a workspace (the recorded files are not here): file
+    changes reported by the agent's tools count, unverified.
+
+    Exit status: 0 scored, 1 the rate exceeds --fail-over, 2 bad input or nothing readable.
+    """
+    from rich.console import Console
+
+    from earnest.report.trajectory import (
+        render_score_table,
+        score_json,
+        score_jsonl,
+        score_junit,
+    )
+    from earnest.trajectory import Battery, score_trajectory, scorers_for
+
+    if fail_over is not None and not 0.0 <= fail_over <= 1.0:
+        raise InputError(None, "--fail-over", f"must be a fraction from 0 to 1, got {fail_over}")
+    names = [part for item in dimensions or ["default"] for part in item.split(",")]
+    try:
+        scorers = scorers_for(names)
+    except ValueError as exc:
+        raise InputError(None, "--dimensions", str(exc)) from None
+    if not scorers and not any(n.strip() for n in names):
+        raise InputError(None, "--dimensions", "no dimension named")
+    files = _checked_files(paths, output, input_format)
+    battery = Battery()
+    report = _read_all(
+        files,
+        input_format,
+        lambda t: battery.add(score_trajectory(t, scorers, max_downgrades=max_downgrades)),
+    )
+    _finish_reading(report, battery.total, len(files), paths)
+
+    if fmt is ScoreFormat.json:
+        text = json.dumps(score_json(battery), indent=2, ensure_ascii=False) + "\n"
+    elif fmt is ScoreFormat.jsonl:
+        text = "".join(line + "\n" for line in score_jsonl(battery))
+    elif fmt is ScoreFormat.junit:
+        text = score_junit(battery)
+    elif output is None:
+        render_score_table(battery, Console(highlight=False))
+        text = ""
+    else:
+        text = _rendered(lambda console: render_score_table(battery, console))
+    _emit(text, output)
+
+    rate = battery.cwe_rate
+    if fail_over is not None and rate > fail_over:
+        print(
+            f"earnest: completion-without-effect rate {rate:.1%} "
+            f"({battery.completions_without_effect}/{battery.total}) exceeds --fail-over "
+            f"{fail_over:.1%}",
+            file=sys.stderr,
+        )
+        raise typer.Exit(1)
+
+
+@trajectory_app.command("replay-gate")
+def replay_gate(
+    paths: list[Path] = typer.Argument(..., help=_PATHS_HELP, show_default=False),
+    fmt: ReplayFormat = typer.Option(
+        ReplayFormat.table,
+        "--format",
+        help="table (terminal) or json ({summary, trajectories}).",
+        case_sensitive=False,
+    ),
+    max_downgrades: int = typer.Option(
+        2, "--max-downgrades", help="The gate's downgrade budget per run.", min=0
+    ),
+    input_format: str | None = typer.Option(
+        None,
+        "--input-format",
+        help="Read every file as this format instead of detecting it (see docs/formats.md).",
+    ),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write the report to FILE (atomically) instead of stdout."
+    ),
+) -> None:
+    """Replay the effect gate over recorded runs: what would turning it on have done?
+
+    Every user prompt starts a run (the gate is reset). The run's tool calls are recorded
+    turn by turn, and the gate is applied wherever the agent claimed completion: where a
+    stop hook sent it back to work, and at the end of a run where it had the last word
+    (runs that ended in an API error, a limit, the turn cap or an interrupt claimed
+    nothing). Reports the completions it would have downgraded, how often its budget ran
+    out, and why.
+
+    No workspace: the recorded files are not on this machine, so the gate runs with
+    verify_artifacts=False and file changes reported by the agent's tools count,
+    unverified. The replayed gate ignores EARNEST_EFFECT_GATE.
+
+    Exit status: 0 replayed, 2 bad input or nothing readable.
+    """
+    from rich.console import Console
+
+    from earnest.report.trajectory import render_replay_table, replay_json
+    from earnest.trajectory import ReplayTally, TrajectoryReplay, replay_trajectory
+
+    files = _checked_files(paths, output, input_format)
+    tally = ReplayTally(max_downgrades)
+    replays: list[TrajectoryReplay] = []
+
+    def take(t: Trajectory) -> None:
+        replay = replay_trajectory(t, max_downgrades=max_downgrades)
+        tally.add(replay)
+        replays.append(replay)
+
+    report = _read_all(files, input_format, take)
+    _finish_reading(report, tally.trajectories, len(files), paths)
+    if fmt is ReplayFormat.json:
+        text = json.dumps(replay_json(tally, replays), indent=2, ensure_ascii=False) + "\n"
+    elif output is None:
+        render_replay_table(tally, replays, Console(highlight=False))
+        text = ""
+    else:
+        text = _rendered(lambda console: render_replay_table(tally, replays, console))
+    _emit(text, output)
+
+
+def _checked_files(paths: list[Path], output: Path | None, input_format: str | None) -> list[Path]:
+    from earnest.trajectory import iter_paths
+    from earnest.trajectory.readers import READERS
+
+    if input_format is not None and input_format not in READERS:
+        raise InputError(None, "--input-format", f"unknown format; known: {', '.join(READERS)}")
+    files = list(iter_paths(paths))
+    if output is not None:
+        if output.is_dir():
+            raise InputError(output, None, "--output is a folder, expected a file path")
+        target = output.resolve()
+        if any(f.resolve() == target for f in files):
+            raise InputError(
+                output, None, "the output file is also an input; refusing to overwrite it"
+            )
+        parent = output.parent if str(output.parent) else Path(".")
+        if not parent.is_dir():
+            raise InputError(output, None, "the output directory does not exist")
+    return files
+
+
+def _read_all(
+    files: list[Path], input_format: str | None, take: Callable[[Trajectory], None]
+) -> ReadReport:
+    """Stream every trajectory of ``files`` into ``take`` (none is kept here)."""
+    from earnest.trajectory import ReadReport, read_trajectories
+
+    report = ReadReport()
+    for path in files:
+        for trajectory in read_trajectories(path, report=report, format=input_format):
+            take(trajectory)
+    return report
+
+
+def _finish_reading(report: ReadReport, count: int, files: int, paths: list[Path]) -> None:
+    for line in report.lines():
+        print(f"warning: {line}", file=sys.stderr)
+    print(_summary(report, count, files), file=sys.stderr)
+    if count == 0:
+        where = ", ".join(str(p) for p in paths)
+        raise InputError(where, None, "no readable trajectory found")
+
+
+def _rendered(render: Callable[[Any], None]) -> str:
+    import io
+
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    render(Console(file=buffer, width=160, no_color=True, highlight=False))
+    return buffer.getvalue()
+
+
+def _emit(text: str, output: Path | None) -> None:
+    if output is not None:
+        from earnest.report.junit import write_text_atomic
+
+        try:
+            write_text_atomic(output, text)
+        except OSError as exc:
+            raise InputError(output, None, f"cannot write: {exc.strerror}") from None
+    elif text:
+        stdout = open(  # noqa: SIM115 - wraps the process's stdout, closed by the process
+            sys.stdout.fileno(), "w", encoding="utf-8", errors="backslashreplace", closefd=False
+        )
+        with contextlib.suppress(BrokenPipeError):
+            stdout.write(text)
+            stdout.flush()
 
 
 def _write_atomically(

@@ -57,9 +57,18 @@ def render_options(choices: Sequence[Choice], order: Sequence[str]) -> str:
 
 
 def render_prompt(
-    suite: Suite, fixture: Fixture, *, arm: Arm = "rule", seed: int | None = None
+    suite: Suite,
+    fixture: Fixture,
+    *,
+    arm: Arm = "rule",
+    seed: int | None = None,
+    order: Sequence[str] | None = None,
 ) -> RenderedPrompt:
-    """Render ``fixture`` for ``arm``; ``seed`` shuffles the options (``None``: fixture order)."""
+    """Render ``fixture`` for ``arm``; ``seed`` shuffles the options (``None``: fixture order).
+
+    ``order`` (choice ids as displayed, e.g. a recorded reply's ``order``) renders exactly that
+    order instead, so a report can show the prompt a reply answered.
+    """
     where = str(fixture.path) if fixture.path else fixture.id
     if arm not in ("rule", "ablated"):
         raise InputError(None, "--arm", f"unknown arm {arm!r} (use rule or ablated)")
@@ -69,15 +78,22 @@ def render_prompt(
     ids = fixture.choice_ids
     if len(set(ids)) != len(ids) or not 1 <= len(ids) <= 26:
         raise InputError(where, "choices", "choice ids must be 1-26 unique letters (run lint)")
-    order = shuffled_order(ids, seed, key=fixture.id)
+    if order is None:
+        shown = shuffled_order(ids, seed, key=fixture.id)
+    elif len(order) != len(ids) or set(order) != set(ids):
+        raise InputError(
+            where, "order", f"{list(order)} is not a permutation of the choices {list(ids)}"
+        )
+    else:
+        shown = tuple(order)
     system = (doc.body if arm == "rule" else doc.ablated_body).strip() + "\n"
     user = (
         f"{fixture.scenario.strip()}\n\n"
-        f"{render_options(fixture.choices, order)}\n\n"
+        f"{render_options(fixture.choices, shown)}\n\n"
         f"{CLOSING_INSTRUCTION}\n"
     )
     return RenderedPrompt(
-        system=system, user=user, order=order, fixture_id=fixture.id, arm=arm, seed=seed
+        system=system, user=user, order=shown, fixture_id=fixture.id, arm=arm, seed=seed
     )
 
 

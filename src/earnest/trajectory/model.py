@@ -99,6 +99,10 @@ class ToolCall:
     details: Mapping[str, Any] = field(default_factory=dict)
     """Small scalar facts from a structured result (e.g. Claude Code's ``toolUseResult``:
     ``filePath``, ``type``, ``interrupted``)."""
+    position: int | None = None
+    """Where the call stands among the messages: it came after every message whose
+    ``index`` is lower and before the others (None when the source order is unknown).
+    Gate replay uses it to split a session into runs and find the agent's stops."""
 
     def as_tool_result(self) -> dict[str, Any]:
         """This call in the effect gate's tool-result shape (DESIGN.md "Effect gate contract").
@@ -218,6 +222,7 @@ class Trajectory:
                         "exit_code": c.exit_code,
                         "error": c.error,
                         "details": dict(c.details) if c.details else None,
+                        "position": c.position,
                     }
                 )
                 for c in self.tool_calls
@@ -261,6 +266,7 @@ class Trajectory:
             if outcome not in OUTCOMES:
                 raise ValueError(f"unknown tool outcome {outcome!r}")
             exit_code = c.get("exit_code")
+            position = c.get("position")
             calls.append(
                 ToolCall(
                     id=_str(c, "id"),
@@ -273,6 +279,11 @@ class Trajectory:
                     exit_code=exit_code if isinstance(exit_code, int) else None,
                     error=_opt_str(c, "error"),
                     details=dict(_mapping(c.get("details") or {}, "details")),
+                    position=(
+                        position
+                        if isinstance(position, int) and not isinstance(position, bool)
+                        else None
+                    ),
                 )
             )
         edits = []

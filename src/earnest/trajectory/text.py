@@ -138,6 +138,16 @@ def user_text_kind(text: str) -> Literal["prompt", "noise", "interrupt"]:
     return "prompt"
 
 
+STOP_HOOK_PREFIXES = ("Stop hook feedback:",)
+"""How Claude Code writes a stop hook's block into the transcript (a user line)."""
+
+
+def is_stop_hook_feedback(text: str) -> bool:
+    """True for the user line a blocking stop hook leaves: the agent had stopped (claimed
+    it was done) and was sent back to work."""
+    return text.lstrip().startswith(STOP_HOOK_PREFIXES)
+
+
 def limit_reason(text: str) -> Literal["usage_limit", "api_error"]:
     """``usage_limit`` when an error text is about credit, quota or usage; else ``api_error``."""
     lowered = text.lower()
@@ -190,12 +200,14 @@ __all__ = [
     "ARGUMENT_CHARS",
     "MESSAGE_CHARS",
     "OUTPUT_CHARS",
+    "STOP_HOOK_PREFIXES",
     "as_dict",
     "as_list",
     "as_str",
     "bound_value",
     "content_text",
     "excerpt",
+    "is_stop_hook_feedback",
     "limit_reason",
     "parse_arguments",
     "small_details",

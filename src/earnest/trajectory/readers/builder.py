@@ -56,14 +56,22 @@ class _Call:
         "name",
         "outcome",
         "output",
+        "position",
         "sidechain",
         "turn",
     )
 
     def __init__(
-        self, id: str, name: str, arguments: dict[str, Any], turn: int, sidechain: bool
+        self,
+        id: str,
+        name: str,
+        arguments: dict[str, Any],
+        turn: int,
+        sidechain: bool,
+        position: int,
     ) -> None:
         self.id = id
+        self.position = position
         self.name = name
         self.arguments = arguments
         self.turn = turn
@@ -87,6 +95,7 @@ class _Call:
             exit_code=self.exit_code,
             error=self.error,
             details=self.details,
+            position=self.position,
         )
 
 
@@ -152,7 +161,7 @@ class TrajectoryBuilder:
         """Add a message. A user ``prompt`` on the primary chain starts a new run."""
         if not sidechain:
             self._has_main = True
-        if role == "user" and kind == "prompt" and self._primary(sidechain) and self.run_only:
+        if role == "user" and kind == "prompt" and self.starts_run(sidechain):
             self._messages.clear()
             self._calls.clear()
             self._by_id.clear()
@@ -213,7 +222,7 @@ class TrajectoryBuilder:
         if id in self._by_id:
             return id
         args = bound_value(arguments if isinstance(arguments, dict) else {}, ARGUMENT_CHARS)
-        call = _Call(id, name or "unknown", args, self.turn, sidechain)
+        call = _Call(id, name or "unknown", args, self.turn, sidechain, self._next_index)
         call.edits.extend(edits)
         self._calls.append(call)
         self._by_id[id] = call
@@ -276,6 +285,10 @@ class TrajectoryBuilder:
 
     def _primary(self, sidechain: bool) -> bool:
         return not sidechain or not self._has_main
+
+    def starts_run(self, sidechain: bool) -> bool:
+        """Whether a user prompt on this chain would start a new run (``run_only``)."""
+        return self.run_only and self._primary(sidechain)
 
     def build(self) -> Trajectory:
         """Freeze what was fed into a :class:`Trajectory`."""

@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from earnest.trajectory.model import EditKind, MessageKind, Trajectory
+from earnest.trajectory.model import EditKind, Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
+from earnest.trajectory.readers.edits import structured_edits
 from earnest.trajectory.readers.lines import parse_line
 from earnest.trajectory.report import ReadReport
 from earnest.trajectory.text import (
@@ -61,17 +62,11 @@ _QUIET_TYPES = frozenset(
     {"progress", "file-history-snapshot", "queue-operation", "custom-title", "tag", "agent-name"}
 )
 _EXIT_CODE = re.compile(r"Exit code (-?\d+)")
-
-_WRITE_TOOLS = {"Write": "file_path", "write": "file_path"}
-_MODIFY_TOOLS = {
-    "Edit": "file_path",
-    "MultiEdit": "file_path",
-    "NotebookEdit": "notebook_path",
-    "edit": "file_path",
-}
+RECENT_TURNS = 32
+"""How many recent API message ids a session remembers to merge split messages."""
 
 
-def _skippable(line: bytes) -> bool:
+def skippable(line: bytes) -> bool:
     """True for top-level progress/snapshot/queue records (the marker precedes ``message``)."""
     for marker in _SKIP_MARKERS:
         at = line.find(marker)
@@ -82,17 +77,100 @@ def _skippable(line: bytes) -> bool:
     return False
 
 
+def is_sidechain(obj: dict[str, Any], *, stream: bool = False) -> bool:
+    """Whether a record belongs to a sidechain (a subagent), in either envelope."""
+    if stream:
+        return obj.get("parent_tool_use_id") is not None
+    return bool(obj.get("isSidechain"))
+
+
+def _meta(obj: dict[str, Any]) -> bool:
+    return bool(obj.get("isMeta") or obj.get("isVisibleInTranscriptOnly"))
+
+
+def _names_command(text: str) -> bool:
+    return user_text_kind(text) == "noise" and "<command-name>" in text
+
+
+def command_flag(obj: dict[str, Any]) -> bool | None:
+    """Whether a ``user`` record announces a slash command (its expansion comes next).
+
+    ``None`` when the record leaves the flag as it was: no message, or a compaction
+    summary. The next meta record is a prompt only when the flag is set.
+    """
+    msg = obj.get("message")
+    if not isinstance(msg, dict) or obj.get("isCompactSummary"):
+        return None
+    if _meta(obj):
+        return False
+    content = msg.get("content")
+    if isinstance(content, str):
+        return _names_command(content)
+    if isinstance(content, list):
+        return any(
+            isinstance(block, dict)
+            and block.get("type") == "text"
+            and isinstance(block.get("text"), str)
+            and _names_command(block["text"])
+            for block in content
+        )
+    return False
+
+
+def user_prompt(obj: dict[str, Any], *, after_command: bool = False) -> str | None:
+    """The real prompt a ``user`` record carries, or ``None``.
+
+    Not prompts: tool results, IDE and slash-command noise, interrupts, compaction
+    summaries, and meta records — except the meta record right after a slash command
+    (``after_command``), which is the command's expansion: what the model is asked to do.
+    This is the one judgement of "a real user prompt" for the reader and for the stop
+    hook's backward scan (:mod:`earnest.trajectory.readers.claude_tail`).
+    """
+    msg = obj.get("message")
+    if not isinstance(msg, dict) or obj.get("isCompactSummary"):
+        return None
+    content = msg.get("content")
+    if _meta(obj):
+        text = content_text(content)
+        return text if after_command and user_text_kind(text) == "prompt" else None
+    if isinstance(content, str):
+        return content if user_text_kind(content) == "prompt" else None
+    if not isinstance(content, list):
+        return None
+    parts: list[str] = []
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        btype = block.get("type")
+        if btype == "text":
+            block_text = block.get("text")
+            if isinstance(block_text, str) and user_text_kind(block_text) == "prompt":
+                parts.append(block_text)
+        elif btype == "image":
+            parts.append("[image]")
+        elif btype == "document":
+            parts.append("[document]")
+    return "\n".join(parts) if parts else None
+
+
+def turn_key(obj: dict[str, Any]) -> str | None:
+    """The key an ``assistant`` record's blocks are merged under (its ``message.id``).
+
+    Lines that share it are one API response. ``None`` for synthetic and API-error
+    messages, which are not turns.
+    """
+    msg = obj.get("message")
+    if not isinstance(msg, dict):
+        return None
+    if msg.get("model") == "<synthetic>" or obj.get("isApiErrorMessage"):
+        return None
+    mid = msg.get("id") if isinstance(msg.get("id"), str) else obj.get("uuid")
+    return mid if isinstance(mid, str) else None
+
+
 def edits_for(name: str, args: Any) -> list[tuple[str, EditKind]]:
-    """The file edits a Claude Code tool call makes, from its name and input."""
-    if not isinstance(args, dict):
-        return []
-    key = _WRITE_TOOLS.get(name)
-    if key and isinstance(args.get(key), str):
-        return [(args[key], "create")]
-    key = _MODIFY_TOOLS.get(name)
-    if key and isinstance(args.get(key), str):
-        return [(args[key], "modify")]
-    return []
+    """The file edits a Claude Code tool call makes, from its name and input (shared rules)."""
+    return structured_edits(name, args)
 
 
 class ClaudeCodeSession:
@@ -103,6 +181,10 @@ class ClaudeCodeSession:
     The state lives in memory (one process); warnings number lines from the first line
     this session read.
     """
+
+    continues_earlier = False
+    """True once a line continued a message from before the first line read (see
+    :meth:`preload_turns`): this session's run may differ from a full read's."""
 
     def __init__(
         self,
@@ -119,6 +201,8 @@ class ClaudeCodeSession:
         self.report = report if report is not None else ReadReport()
         self.stream = stream
         self.lines = 0
+        self.position = 0  # byte offset of the next line fed with :meth:`feed`
+        self._line_start: int | None = None
         self.builder = TrajectoryBuilder(
             id=Path(self.source).stem,
             source=self.source,
@@ -127,7 +211,8 @@ class ClaudeCodeSession:
             message_chars=message_chars,
             run_only=run_only,
         )
-        self._recent: OrderedDict[str, set[str]] = OrderedDict()
+        # Recent API message ids → blocks seen (None: used before the first line read).
+        self._recent: OrderedDict[str, set[str] | None] = OrderedDict()
         self._session_id: str | None = None
         self._agent_id: str | None = None
         self._orphans = 0
@@ -142,9 +227,12 @@ class ClaudeCodeSession:
         """Process one raw line (``line`` is its 1-based number, for warnings)."""
         self.lines += 1
         number = line if line is not None else self.lines
-        obj = parse_line(raw, self.source, number, self.report, skip=_skippable)
+        self._line_start = self.position
+        self.position += len(raw)
+        obj = parse_line(raw, self.source, number, self.report, skip=skippable)
         if obj is not None:
             self.feed_object(obj, number)
+        self._line_start = None
 
     def feed_object(self, obj: dict[str, Any], line: int | None = None) -> None:
         """Process one parsed record."""
@@ -182,9 +270,7 @@ class ClaudeCodeSession:
         if self._agent_id is None and isinstance(obj.get("agentId"), str):
             self._agent_id = obj["agentId"]
             self.builder.metadata["agent_id"] = self._agent_id
-        if self.stream:
-            return obj.get("parent_tool_use_id") is not None
-        return bool(obj.get("isSidechain"))
+        return is_sidechain(obj, stream=self.stream)
 
     def _assistant(self, obj: dict[str, Any], line: int | None) -> None:
         side = self._envelope(obj)
@@ -199,8 +285,7 @@ class ClaudeCodeSession:
             return
         if isinstance(model, str) and model not in self._models:
             self._models.append(model)
-        mid = msg.get("id") if isinstance(msg.get("id"), str) else obj.get("uuid")
-        seen = self._turn_blocks(mid if isinstance(mid, str) else None)
+        seen = self._turn_blocks(turn_key(obj))
         timestamp = as_str(obj.get("timestamp"))
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
         if not isinstance(blocks, list):
@@ -240,14 +325,32 @@ class ClaudeCodeSession:
         """The blocks already seen for this API message; a new id starts a new turn."""
         if mid is not None and mid in self._recent:
             self._recent.move_to_end(mid)
-            return self._recent[mid]
+            blocks = self._recent[mid]
+            if blocks is not None:
+                return blocks
+            # This line continues a message from before the first line read: what a full
+            # read would have merged is unknown here (the caller reads from the start).
+            self.continues_earlier = True
         self.builder.new_turn()
-        blocks: set[str] = set()
+        fresh: set[str] = set()
         if mid is not None:
-            self._recent[mid] = blocks
-            while len(self._recent) > 32:
+            self._recent[mid] = fresh
+            while len(self._recent) > RECENT_TURNS:
                 self._recent.popitem(last=False)
-        return blocks
+        return fresh
+
+    def preload_turns(self, keys: Iterable[str]) -> None:
+        """Name the message ids a full read would remember where this session starts.
+
+        ``keys`` oldest first (at most :data:`RECENT_TURNS` count). They age out exactly
+        as in a full read; a line that continues one of them before it does sets
+        :attr:`continues_earlier`, because its blocks cannot be merged from here.
+        """
+        for key in keys:
+            self._recent[key] = None
+            self._recent.move_to_end(key)
+        while len(self._recent) > RECENT_TURNS:
+            self._recent.popitem(last=False)
 
     def _synthetic(self, obj: dict[str, Any], text: str, side: bool) -> None:
         self.builder.message("assistant", text, kind="synthetic", sidechain=side)
@@ -270,22 +373,28 @@ class ClaudeCodeSession:
                 "user", content_text(content), kind="compact_summary", sidechain=side
             )
             return
-        after_command = self._after_command
-        self._after_command = False
-        if obj.get("isMeta") or obj.get("isVisibleInTranscriptOnly"):
-            text = content_text(content)
-            # A slash command's expansion is what the model is asked to do: the request.
-            meta_kind: MessageKind = (
-                "prompt" if after_command and user_text_kind(text) == "prompt" else "noise"
-            )
-            self.builder.message("user", text, kind=meta_kind, sidechain=side, timestamp=timestamp)
+        prompt = user_prompt(obj, after_command=self._after_command)
+        self._after_command = command_flag(obj) is True
+        if _meta(obj):
+            if prompt is not None:
+                self._prompt(prompt, side, timestamp)
+            else:
+                text = content_text(content)
+                self.builder.message(
+                    "user", text, kind="noise", sidechain=side, timestamp=timestamp
+                )
             return
         if isinstance(content, str):
-            self._user_text(content, side, timestamp)
+            if prompt is not None:
+                self._prompt(prompt, side, timestamp)
+            else:
+                kind = user_text_kind(content)
+                self.builder.message(
+                    "user", content, kind=kind, sidechain=side, timestamp=timestamp
+                )
             return
         if not isinstance(content, list):
             return
-        prompt_parts: list[str] = []
         structured = obj.get("tool_use_result" if self.stream else "toolUseResult")
         if structured is None:
             structured = obj.get("toolUseResult", obj.get("tool_use_result"))
@@ -297,29 +406,28 @@ class ClaudeCodeSession:
                 self._tool_result(block, structured, line)
             elif btype == "text":
                 block_text = block.get("text")
-                if not isinstance(block_text, str):
-                    continue
-                if user_text_kind(block_text) == "prompt":
-                    prompt_parts.append(block_text)
-                else:
-                    self._user_text(block_text, side, timestamp)
+                if isinstance(block_text, str) and user_text_kind(block_text) != "prompt":
+                    self.builder.message(
+                        "user",
+                        block_text,
+                        kind=user_text_kind(block_text),
+                        sidechain=side,
+                        timestamp=timestamp,
+                    )
             elif btype == "image":
                 self._images += 1
-                prompt_parts.append("[image]")
-            elif btype == "document":
-                prompt_parts.append("[document]")
-            else:
+            elif btype != "document":
                 self.report.unknown(self.source, line, f"user block type {btype!r}")
-        if prompt_parts:
-            self.builder.message(
-                "user", "\n".join(prompt_parts), kind="prompt", sidechain=side, timestamp=timestamp
-            )
+        if prompt is not None:
+            self._prompt(prompt, side, timestamp)
 
-    def _user_text(self, text: str, side: bool, timestamp: str | None) -> None:
-        kind = user_text_kind(text)
-        if kind == "noise" and "<command-name>" in text:
-            self._after_command = True
-        self.builder.message("user", text, kind=kind, sidechain=side, timestamp=timestamp)
+    def _prompt(self, text: str, side: bool, timestamp: str | None) -> None:
+        builder = self.builder
+        if builder.run_only and self._line_start is not None and builder.starts_run(side):
+            # Where the run begins in the file: a name for it that does not depend on
+            # where reading began (the stop hook may start at the prompt, not at byte 0).
+            builder.metadata["run_offset"] = self._line_start
+        builder.message("user", text, kind="prompt", sidechain=side, timestamp=timestamp)
 
     def _tool_result(self, block: dict[str, Any], structured: Any, line: int | None) -> None:
         tid = block.get("tool_use_id")
@@ -456,15 +564,14 @@ def read_claude_code_from(
     """
     if session is None:
         session = ClaudeCodeSession(path, report=report, run_only=run_only)
+    session.position = offset
     with open(path, "rb") as handle:
         handle.seek(offset)
-        position = offset
         for raw in handle:
             if not raw.endswith(b"\n") and not final:
                 break
-            position += len(raw)
             session.feed(raw)
-    return session, position
+    return session, session.position
 
 
 def read_claude_run(path: str | Path, *, report: ReadReport | None = None) -> Trajectory:
@@ -484,10 +591,16 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
 
 __all__ = [
     "FORMAT",
+    "RECENT_TURNS",
     "ClaudeCodeSession",
     "apply_result",
+    "command_flag",
     "edits_for",
+    "is_sidechain",
     "read",
     "read_claude_code_from",
     "read_claude_run",
+    "skippable",
+    "turn_key",
+    "user_prompt",
 ]

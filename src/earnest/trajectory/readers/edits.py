@@ -1,11 +1,16 @@
-"""File edits from structured tool calls whose names say they write files.
+"""File edits from structured tool calls, judged by :mod:`earnest.effects` (never a copy).
 
-Only calls the source itself records as edits count (a file-writing tool and its path);
-shell commands are left to :mod:`earnest.effects`, which classifies them.
+A call is a file edit when the shared tool registry (:data:`earnest.effects.DEFAULT_REGISTRY`)
+says its tool writes, edits, deletes, moves or patches files, and
+:func:`earnest.effects.observe_tool_result` finds the paths in its arguments. Shell commands
+are left out: a file named in a redirection is the effect classifier's inference, not an
+edit the source records.
 
 Example:
     >>> structured_edits("str_replace_editor", {"command": "create", "path": "/w/a.py"})
     [('/w/a.py', 'create')]
+    >>> structured_edits("mcp__filesystem__move_file", {"source": "a", "destination": "b"})
+    [('b', 'create'), ('a', 'delete')]
     >>> structured_edits("bash", {"command": "echo hi > a"})
     []
 """
@@ -14,67 +19,33 @@ from __future__ import annotations
 
 from typing import Any
 
+from earnest.effects import DEFAULT_REGISTRY, observe_tool_result
 from earnest.trajectory.model import EditKind
 
-_PATH_KEYS = (
-    "file_path",
-    "path",
-    "filename",
-    "filePath",
-    "TargetFile",
-    "target_file",
-    "notebook_path",
-)
+FILE_TOOL_KINDS = frozenset({"write", "edit", "delete", "move", "patch", "editor"})
+"""Registry kinds whose calls name the files they change."""
 
-_CREATE = frozenset({"write_file", "write_to_file", "create_file", "write", "Write", "create"})
-_MODIFY = frozenset(
-    {"replace", "edit_file", "Edit", "MultiEdit", "NotebookEdit", "edit", "insert", "append"}
-)
-_DELETE = frozenset({"delete_file", "remove_file"})
-_EDITOR = frozenset({"str_replace_editor", "edit_file_tool", "file_editor", "text_editor"})
-_EDITOR_KINDS: dict[str, EditKind] = {
-    "create": "create",
-    "str_replace": "modify",
-    "insert": "modify",
-    "undo_edit": "modify",
-    "append": "modify",
-    "write": "create",
-}
-
-
-def _path(args: dict[str, Any]) -> str | None:
-    for key in _PATH_KEYS:
-        value = args.get(key)
-        if isinstance(value, str) and value.strip():
-            return _unquote(value)
-    return None
-
-
-def _unquote(value: str) -> str:
-    # Antigravity double-encodes argument values as JSON strings.
-    if len(value) >= 2 and value[0] == value[-1] == '"':
-        return value[1:-1].replace("\\\\", "\\")
-    return value
+_EDIT_KINDS: dict[str, EditKind] = {"write": "create", "edit": "modify", "delete": "delete"}
 
 
 def structured_edits(name: str, args: Any) -> list[tuple[str, EditKind]]:
-    """The ``(path, kind)`` edits a call makes, judged from its tool name and arguments."""
-    if not isinstance(args, dict):
+    """The ``(path, kind)`` edits a call makes, judged from its tool name and arguments.
+
+    ``args`` may be a mapping or a JSON string (as some stacks record them). A move gives
+    a ``create`` of its destination and a ``delete`` of its source.
+    """
+    if not name or DEFAULT_REGISTRY.kind_of(name) not in FILE_TOOL_KINDS:
         return []
-    if name in _EDITOR:
-        kind = _EDITOR_KINDS.get(str(args.get("command", "")))
-        path = _path(args)
-        return [(path, kind)] if kind and path else []
-    path = _path(args)
-    if path is None:
+    if not isinstance(args, (dict, str)):
         return []
-    if name in _CREATE:
-        return [(path, "create")]
-    if name in _MODIFY:
-        return [(path, "modify")]
-    if name in _DELETE:
-        return [(path, "delete")]
-    return []
+    observation = observe_tool_result({"tool_name": name, "args": args}, DEFAULT_REGISTRY)
+    edits: list[tuple[str, EditKind]] = []
+    for evidence in observation.evidence:
+        kind = _EDIT_KINDS.get(evidence.kind)
+        if kind is None:
+            continue
+        edits.extend((path, kind) for path in evidence.artifact_paths)
+    return edits
 
 
-__all__ = ["structured_edits"]
+__all__ = ["FILE_TOOL_KINDS", "structured_edits"]

@@ -1,0 +1,158 @@
+"""Stop-hook commands: ``earnest hook install|uninstall CLI``, and the adapters' help.
+
+The adapters themselves (``earnest hook claude-code`` and friends) are dispatched by
+``earnest.__main__`` before Typer is imported; the commands registered here for them only
+make them show up in ``earnest hook --help`` and run the same code if reached.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+
+import typer
+
+from earnest.cli import app
+
+hook_app = typer.Typer(
+    name="hook",
+    help=(
+        "Stop hooks for agent CLIs (Claude Code, Gemini CLI, Codex): block a stop whose run "
+        "claims work that left no verifiable effect.  Install with "
+        "`earnest hook install claude-code`."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.add_typer(hook_app, name="hook")
+
+
+class CliName(StrEnum):
+    claude_code = "claude-code"
+    gemini = "gemini"
+    codex = "codex"
+
+
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+_NOTES = {
+    "gemini": (
+        "Gemini CLI runs hooks only while its hooks system is on: check `/hooks panel` "
+        "(turn it on under /settings if it says disabled)."
+    ),
+    "codex": (
+        "Codex runs hooks from hooks.json when its hooks feature is on "
+        "([features] hooks = true in ~/.codex/config.toml on versions where it is off)."
+    ),
+}
+
+
+def _scope(project: bool, user: bool, directory: Path | None) -> str:
+    if project and user:
+        raise typer.BadParameter("choose one of --project and --user", param_hint="--user")
+    if user and directory is not None:
+        raise typer.BadParameter("--dir names a project folder; it cannot go with --user")
+    if directory is not None and not directory.is_dir():
+        raise typer.BadParameter(f"not a folder: {directory}", param_hint="--dir")
+    return "user" if user else "project"
+
+
+_CLI_ARG = typer.Argument(..., help="The agent CLI: claude-code, gemini or codex.")
+_PROJECT = typer.Option(
+    False, "--project", help="The project's settings under --dir or the current folder (default)."
+)
+_USER = typer.Option(False, "--user", help="Your user settings under $HOME.")
+_DIR = typer.Option(None, "--dir", help="The project folder (default: the current folder).")
+_FORMAT = typer.Option(
+    OutputFormat.text,
+    "--format",
+    help='text, or json: {"cli", "settings", "changed", "events", "command", "backup", "removed"}.',
+)
+
+
+@hook_app.command("install")
+def install(
+    cli: CliName = _CLI_ARG,
+    project: bool = _PROJECT,
+    user: bool = _USER,
+    directory: Path | None = _DIR,
+    command: str | None = typer.Option(
+        None,
+        "--command",
+        help="The command the CLI should run (default: `earnest hook CLI` if earnest is on "
+        "PATH, else this Python with `-m earnest hook CLI`).",
+    ),
+    fmt: OutputFormat = _FORMAT,
+) -> None:
+    """Add earnest's stop hook to the CLI's settings, keeping everything already there.
+
+    Idempotent; the previous file is kept as settings.json.bak-<timestamp>; a settings file that is not valid JSON is refused (exit 2) and left untouched.
+    """
+    from earnest.hooks.settings import install_hook, settings_path
+
+    scope = _scope(project, user, directory)
+    path = settings_path(cli.value, scope, directory)  # type: ignore[arg-type]
+    change = install_hook(cli.value, path, command=command)
+    if fmt is OutputFormat.json:
+        print(json.dumps(change.as_json(), indent=2))
+        return
+    events = ", ".join(change.events)
+    if change.changed:
+        print(f"earnest: installed the stop hook for {cli.value} in {path} ({events})")
+        print(f"  command: {change.command}")
+        if change.backup:
+            print(f"  backup of the previous file: {change.backup}")
+    else:
+        print(f"earnest: the stop hook for {cli.value} is already in {path} (no change)")
+    note = _NOTES.get(cli.value)
+    if note:
+        print(f"  note: {note}")
+
+
+@hook_app.command("uninstall")
+def uninstall(
+    cli: CliName = _CLI_ARG,
+    project: bool = _PROJECT,
+    user: bool = _USER,
+    directory: Path | None = _DIR,
+    fmt: OutputFormat = _FORMAT,
+) -> None:
+    """Remove earnest's own stop-hook entries from the CLI's settings; nothing else changes."""
+    from earnest.hooks.settings import settings_path, uninstall_hook
+
+    scope = _scope(project, user, directory)
+    path = settings_path(cli.value, scope, directory)  # type: ignore[arg-type]
+    change = uninstall_hook(cli.value, path)
+    if fmt is OutputFormat.json:
+        print(json.dumps(change.as_json(), indent=2))
+        return
+    if change.changed:
+        print(
+            f"earnest: removed {change.removed} stop-hook entr{'y' if change.removed == 1 else 'ies'} "
+            f"for {cli.value} from {path}"
+        )
+        if change.backup:
+            print(f"  backup of the previous file: {change.backup}")
+    else:
+        print(f"earnest: no earnest stop hook for {cli.value} in {path} (no change)")
+
+
+def _adapter_command(name: str) -> None:
+    def command() -> None:
+        from earnest.hooks.entry import run_hook
+
+        raise typer.Exit(run_hook([name]))
+
+    command.__doc__ = (
+        f"Run as {name}'s stop hook: read its hook JSON on stdin, print the decision. "
+        "Always exits 0."
+    )
+    hook_app.command(name)(command)
+
+
+for _name in ("claude-code", "gemini", "codex"):
+    _adapter_command(_name)

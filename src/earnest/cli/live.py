@@ -1,0 +1,350 @@
+"""Live-run commands: ``run``, ``runs show|list``, ``export``, ``compare``, ``baseline bless``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from earnest.cli import app
+from earnest.errors import InputError
+
+DEFAULT_STORE = Path(".earnest") / "runs.db"
+
+runs_app = typer.Typer(help="Inspect stored live runs.", no_args_is_help=True)
+baseline_app = typer.Typer(help="Bless a run as the baseline later runs are compared against.")
+app.add_typer(runs_app, name="runs")
+app.add_typer(baseline_app, name="baseline")
+
+StoreOpt = Annotated[
+    Path, typer.Option("--store", help="The run store (SQLite).", show_default=True)
+]
+FormatOpt = Annotated[
+    str, typer.Option("--format", help="table, json or junit.", show_default=True)
+]
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in ("table", "json", "junit"):
+        raise InputError(None, "--format", f"unknown format {fmt!r} (use table, json or junit)")
+
+
+@app.command("run")
+def run(
+    suite: Annotated[
+        Path | None, typer.Option("--suite", help="Suite folder (default: .).")
+    ] = None,
+    profile: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--profile",
+            help="NAME=PROVIDER:MODEL (openai:, anthropic:, exec:claude|codex|gemini:MODEL, "
+            "exec:cmd:COMMAND, replay:FILE), or NAME of a \\[live.profiles] entry. Repeatable.",
+        ),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            "--base-url", help="Base URL for openai:/anthropic: profiles (local servers)."
+        ),
+    ] = None,
+    samples: Annotated[
+        int | None, typer.Option("--samples", min=1, help="Samples (epochs) per fixture.")
+    ] = None,
+    arms: Annotated[
+        str | None, typer.Option("--arms", help="rule, ablated or rule,ablated.")
+    ] = None,
+    concurrency: Annotated[
+        int | None, typer.Option("--concurrency", min=1, help="Requests in flight per profile.")
+    ] = None,
+    timeout: Annotated[
+        float | None, typer.Option("--timeout", min=0.001, help="Seconds per sample; then void.")
+    ] = None,
+    retries: Annotated[
+        int | None,
+        typer.Option("--retries", min=0, help="Retries on 429, 5xx, dropped connections."),
+    ] = None,
+    backoff: Annotated[
+        float | None,
+        typer.Option(
+            "--backoff", min=0.0, help="First retry delay in seconds (doubles, jittered)."
+        ),
+    ] = None,
+    store: StoreOpt = DEFAULT_STORE,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Shuffle seed.")] = None,
+    no_shuffle: Annotated[
+        bool, typer.Option("--no-shuffle", help="Show options in the fixture's own order.")
+    ] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Skip the cost confirmation.")] = False,
+    resume: Annotated[
+        str | None, typer.Option("--resume", help="Resume RUN_ID: take only what is missing.")
+    ] = None,
+    max_cost: Annotated[
+        float | None,
+        typer.Option("--max-cost", min=0.0, help="USD budget: start no sample beyond it."),
+    ] = None,
+    fixtures: Annotated[
+        str | None, typer.Option("--fixtures", help="Only these fixture ids (comma-separated).")
+    ] = None,
+    fmt: FormatOpt = "table",
+    progress_interval: Annotated[
+        float, typer.Option("--progress-interval", help="Seconds between plain progress lines.")
+    ] = 10.0,
+) -> None:
+    """Send the suite's fixtures to models or agent CLIs, judge and store every reply.
+
+    Prints `run: RUN_ID` on stderr when the run starts, the report on stdout when it ends, and the run id alone as the last line of stdout.
+
+    Exit 0: every rule-arm sample passed; 1: a rule-arm failure, a void sample or an unfinished run; 2: bad input.
+    """
+    from earnest.live.cost import format_usd
+    from earnest.live.progress import Progress
+    from earnest.live.providers import ProviderUnavailable
+    from earnest.live.render import render_summary
+    from earnest.live.session import Overrides, execute, plan_new, plan_resume
+    from earnest.live.store import RunStore
+    from earnest.live.summary import summarize
+
+    _check_format(fmt)
+    ov = Overrides(
+        profiles=tuple(profile or ()),
+        base_url=base_url,
+        samples=samples,
+        arms=arms,
+        concurrency=concurrency,
+        timeout=timeout,
+        retries=retries,
+        backoff=backoff,
+        seed=seed,
+        shuffle=False if no_shuffle else None,
+        max_cost=max_cost,
+        fixtures=fixtures,
+    )
+    try:
+        if resume is not None:
+            with RunStore(store, create=False) as st:
+                plan = plan_resume(st, resume, suite, ov)
+        else:
+            plan = plan_new(suite if suite is not None else Path("."), ov)
+    except ProviderUnavailable as exc:
+        raise InputError(None, None, str(exc)) from None
+
+    broken = plan.broken_fixture_files
+    if broken:
+        print(
+            f"earnest: warning: {len(broken)} fixture file(s) did not load and are left out "
+            f"(run `earnest lint`): {', '.join(str(p) for p in broken[:3])}"
+            + (" ..." if len(broken) > 3 else ""),
+            file=sys.stderr,
+        )
+    est = plan.estimate
+    cfg = plan.config
+    print(
+        f"plan: {est.samples} sample(s) to take of {plan.run.total} "
+        f"({len(cfg.profiles)} profile(s) × {len(cfg.arms)} arm(s) × {cfg.samples} epoch(s)); "
+        f"estimated {est.tokens_in} input + {est.tokens_out} output tokens, "
+        f"{format_usd(est.cost)}"
+        + (f" plus unpriced profiles: {', '.join(est.unpriced)}" if est.unpriced else ""),
+        file=sys.stderr,
+    )
+    if est.paid and est.samples and not yes:
+        if not sys.stdin.isatty():
+            print(
+                "earnest: this run may cost money and there is no terminal to confirm it: "
+                "pass --yes (and --max-cost USD to cap it)",
+                file=sys.stderr,
+            )
+            raise typer.Exit(2)
+        if not typer.confirm("Start this paid run?", default=False, err=True):
+            print("earnest: not started", file=sys.stderr)
+            raise typer.Exit(2)
+
+    with RunStore(store) as st:
+        print(f"run: {plan.run.run_id}", file=sys.stderr, flush=True)
+        observer = Progress(sys.stderr, interval=progress_interval)
+        try:
+            result = execute(plan, st, observer)
+        except KeyboardInterrupt:
+            print(
+                f"earnest: interrupted; resume with: earnest run --resume {plan.run.run_id}"
+                f" --store {store}",
+                file=sys.stderr,
+            )
+            raise typer.Exit(130) from None
+        info = st.get_run(plan.run.run_id)
+        summary = summarize(info, st.samples(plan.run.run_id))
+    if result.status == "stopped":
+        print(
+            f"earnest: --max-cost reached; {info.total - summary.stored} sample(s) not taken "
+            f"(resume with --resume {info.run_id} --max-cost HIGHER)",
+            file=sys.stderr,
+        )
+    sys.stdout.write(render_summary(summary, fmt))
+    print(info.run_id)
+    raise typer.Exit(summary.exit_code())
+
+
+@runs_app.command("show")
+def runs_show(
+    run_id: Annotated[str, typer.Argument(help="The run id.")],
+    store: StoreOpt = DEFAULT_STORE,
+    fmt: FormatOpt = "table",
+) -> None:
+    """Report a stored run: pass rates with intervals, pass^k, verdicts, ablation deltas.
+
+    Exit 0: complete and every rule-arm sample passed; 1 otherwise.
+    """
+    from earnest.live.render import render_summary
+    from earnest.live.store import RunStore
+    from earnest.live.summary import summarize
+
+    _check_format(fmt)
+    with RunStore(store, create=False) as st:
+        summary = summarize(st.get_run(run_id), st.samples(run_id))
+    sys.stdout.write(render_summary(summary, fmt))
+    raise typer.Exit(summary.exit_code())
+
+
+@runs_app.command("list")
+def runs_list(
+    store: StoreOpt = DEFAULT_STORE,
+    fmt: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
+) -> None:
+    """List the runs in a store, oldest first."""
+    from earnest.live.render import runs_table
+    from earnest.live.store import RunStore
+
+    if fmt not in ("table", "json"):
+        raise InputError(None, "--format", f"unknown format {fmt!r} (use table or json)")
+    with RunStore(store, create=False) as st:
+        runs = st.list_runs()
+        counts = [st.count(r.run_id) for r in runs]
+    sys.stdout.write(runs_table(runs, counts, fmt))
+
+
+@app.command("export")
+def export(
+    run_id: Annotated[str, typer.Argument(help="The run id.")],
+    store: StoreOpt = DEFAULT_STORE,
+) -> None:
+    """Print a run's judged replies as recorded-replies JSONL (what `earnest score` reads).
+
+    One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile. Void samples have no reply and are left out.
+    """
+    import json
+
+    from earnest.live.store import RunStore
+
+    with RunStore(store, create=False) as st:
+        st.get_run(run_id)
+        records = st.samples(run_id)
+    out = sys.stdout
+    for r in records:
+        if r.void:
+            continue
+        line = {
+            "fixture_id": r.fixture_id,
+            "response": r.reply or "",
+            "model": r.model,
+            "arm": r.arm,
+            "epoch": r.epoch,
+            "order": list(r.displayed_order),
+            "profile": r.profile,
+        }
+        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+
+
+def _side(ref: str, store: Path, which: str) -> object:
+    from earnest.live.compare import side_from_baseline_file, side_from_run
+    from earnest.live.store import RunStore
+
+    path = Path(ref)
+    if path.is_file():
+        return side_from_baseline_file(path)
+    if not store.is_file():
+        raise InputError(
+            ref, which, f"neither a baseline file nor a run (no store at {store}; pass --store)"
+        )
+    with RunStore(store, create=False) as st:
+        run = st.get_run(ref)
+        return side_from_run(run, st.samples(ref))
+
+
+@app.command("compare")
+def compare(
+    baseline: Annotated[str, typer.Argument(help="Baseline: a run id or a baseline file.")],
+    candidate: Annotated[str, typer.Argument(help="Candidate: a run id or a baseline file.")],
+    store: StoreOpt = DEFAULT_STORE,
+    fmt: FormatOpt = "table",
+    pair_profiles: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pair-profiles",
+            help="BASE=CAND: pair the candidate's profile CAND with the baseline's BASE "
+            "(a model swap under a new profile name). Repeatable.",
+        ),
+    ] = None,
+) -> None:
+    """Pair samples by fixture, profile, arm and epoch; report regressions.
+
+    A regression: a pass→fail flip, a pass-rate drop beyond the 95% interval, or a new unparseable reply. Exit 1 on any regression, 0 otherwise.
+    """
+    from earnest.live.compare import Side
+    from earnest.live.compare import compare as do_compare
+    from earnest.live.render import render_comparison
+
+    _check_format(fmt)
+    mapping: dict[str, str] = {}
+    for text in pair_profiles or ():
+        base_name, sep, cand_name = text.partition("=")
+        if not sep or not base_name.strip() or not cand_name.strip():
+            raise InputError(None, "--pair-profiles", f"{text!r}: expected BASE=CAND")
+        mapping[cand_name.strip()] = base_name.strip()
+    base_side = _side(baseline, store, "baseline")
+    cand_side = _side(candidate, store, "candidate")
+    assert isinstance(base_side, Side) and isinstance(cand_side, Side)
+    result = do_compare(base_side, cand_side, pair_profiles=mapping)
+    sys.stdout.write(render_comparison(result, fmt))
+    raise typer.Exit(result.exit_code())
+
+
+@baseline_app.command("bless")
+def bless(
+    run_id: Annotated[str, typer.Argument(help="The run to bless.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Baseline file to write.")],
+    store: StoreOpt = DEFAULT_STORE,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing baseline file.")
+    ] = False,
+) -> None:
+    """Write a run's verdicts as a baseline file (JSON, meant to be committed).
+
+    `earnest compare BASELINE_FILE RUN_ID` then gates a later run against it.
+    """
+    import json
+    import os
+
+    from earnest.live.compare import baseline_document
+    from earnest.live.store import RunStore
+
+    if output.exists() and not force:
+        raise InputError(output, None, "already exists (pass --force to replace it)")
+    with RunStore(store, create=False) as st:
+        info = st.get_run(run_id)
+        records = st.samples(run_id)
+    if len(records) < info.total or any(r.void for r in records):
+        missing = info.total - len(records)
+        voids = sum(1 for r in records if r.void)
+        print(
+            f"earnest: warning: run {run_id} has {missing} sample(s) missing and {voids} void;"
+            " they will not be compared",
+            file=sys.stderr,
+        )
+    doc = baseline_document(info, records)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    tmp = output.with_name(f".{output.name}.tmp")
+    tmp.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, output)
+    print(f"blessed {run_id}: {len(records)} sample(s) → {output}", file=sys.stderr)

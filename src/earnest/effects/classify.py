@@ -1,0 +1,177 @@
+"""Classify one tool result into effect evidence (pure; the one implementation).
+
+A tool result is a mapping with ``tool_name`` or ``name``; ``args`` or ``arguments`` (also
+``input``/``parameters``), a dict or a JSON string; and an outcome. A call **failed** when
+``success`` is false, ``is_error`` is true, ``error`` is set, ``status`` says error,
+``exit_code``/``returncode`` is non-zero, or (shell tools) the output starts with
+``Exit code N`` with N ≠ 0, as Claude Code's Bash reports it. Failed calls and read tools
+give no evidence; successful calls other than bookkeeping still count as tool feedback
+(:attr:`ToolObservation.grounding`).
+
+Example:
+    >>> classify_tool_result({"tool_name": "Write", "args": {"file_path": "a.py"}})[0].artifact_paths
+    ('a.py',)
+    >>> classify_tool_result({"name": "Bash", "arguments": '{"command": "pytest"}', "is_error": True})
+    ()
+    >>> [e.kind for e in classify_tool_result({"name": "Bash", "input": {"command": "ruff check . && pytest"}})]
+    ['lint', 'test']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from earnest.effects.artifacts import (
+    command_arg,
+    move_args,
+    output_text,
+    parse_args,
+    patch_paths,
+    patch_text,
+    path_args,
+)
+from earnest.effects.models import EffectClass, EffectEvidence
+from earnest.effects.registry import DEFAULT_REGISTRY, GROUNDING_KINDS, SILENT_KINDS, ToolRegistry
+from earnest.effects.shell import analyze_shell
+
+_EXIT_CODE = re.compile(r"\s*Exit code (-?\d+)")
+_ERROR_STATUS = frozenset({"error", "failed", "failure", "cancelled", "canceled", "timeout"})
+_EDITOR_COMMANDS = {"create": "write", "str_replace": "edit", "insert": "edit",
+                    "undo_edit": "edit", "edit": "edit", "write": "write", "view": "read"}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ToolObservation:
+    """What one tool call tells the gate.
+
+    ``kind`` is the canonical kind (None for an unknown tool); ``evidence`` its effects;
+    ``grounding`` is True for a successful call whose output is tool feedback (reads, searches,
+    read-only shell commands, unknown tools); ``command`` the shell command, if any;
+    ``paths`` the paths named in its arguments.
+    """
+
+    tool_name: str
+    kind: str | None
+    success: bool
+    evidence: tuple[EffectEvidence, ...]
+    grounding: bool
+    command: str | None
+    paths: tuple[str, ...]
+
+
+def tool_succeeded(result: Mapping[str, Any], *, shell: bool = False) -> bool:
+    """Whether a tool result reports success (see the module docstring for the markers)."""
+    if result.get("success") is False or result.get("is_error") is True:
+        return False
+    error = result.get("error")
+    if error not in (None, False, "", {}, []):
+        return False
+    status = result.get("status")
+    if isinstance(status, str) and status.strip().lower() in _ERROR_STATUS:
+        return False
+    for container in (result, result.get("metadata")):
+        if isinstance(container, Mapping):
+            for key in ("exit_code", "returncode", "exitCode"):
+                code = container.get(key)
+                if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+                    return False
+    if shell:
+        match = _EXIT_CODE.match(output_text(result)[:64])
+        if match and int(match.group(1)) != 0:
+            return False
+    return True
+
+
+def _name(result: Mapping[str, Any]) -> str:
+    for key in ("tool_name", "name"):
+        value = result.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def _raw_args(result: Mapping[str, Any]) -> Any:
+    for key in ("args", "arguments", "input", "parameters"):
+        if key in result and result[key] is not None:
+            return result[key]
+    return None
+
+
+def observe_tool_result(
+    result: Mapping[str, Any],
+    registry: ToolRegistry = DEFAULT_REGISTRY,
+    *,
+    turn_index: int | None = None,
+) -> ToolObservation:
+    """Everything :func:`classify_tool_result` knows about ``result``, plus grounding."""
+    name = _name(result)
+    kind = registry.kind_of(name) if name else None
+    args, raw_text = parse_args(_raw_args(result))
+    if kind == "editor":
+        kind = _EDITOR_COMMANDS.get(str(args.get("command", "")).strip(), "noop")
+    success = tool_succeeded(result, shell=kind == "shell")
+    paths = path_args(args)
+    command = command_arg(args, raw_text) if kind in {"shell", "test"} else None
+    if not success:
+        return ToolObservation(name, kind, False, (), False, command, paths)
+
+    def ev(klass: EffectClass, k: str, artifacts: tuple[str, ...] = (), *, cmd: str | None = None,
+           detail: str = "") -> EffectEvidence:  # fmt: skip
+        return EffectEvidence(klass, name, k, artifacts, cmd, turn_index, detail)
+
+    delta = EffectClass.WORKSPACE_DELTA
+    evidence: tuple[EffectEvidence, ...] = ()
+    grounding = False
+    if kind in {"write", "edit", "delete"}:
+        evidence = (ev(delta, kind, paths),)
+    elif kind == "move":
+        src, dst = move_args(args)
+        evidence = (ev(delta, "write", (dst,) if dst else ()),)
+        if src:
+            evidence += (ev(delta, "delete", (src,)),)
+    elif kind == "patch":
+        written, deleted = patch_paths(patch_text(args, raw_text))
+        evidence = (ev(delta, "edit", written),) if written or not deleted else ()
+        if deleted:
+            evidence += (ev(delta, "delete", deleted),)
+        paths = written + deleted
+    elif kind == "test":
+        evidence = (ev(EffectClass.VERIFIED_CHECK, "test", cmd=command),)
+    elif kind == "action":
+        evidence = (ev(delta, "action", detail="state change outside the workspace"),)
+    elif kind == "shell" and command:
+        analysis = analyze_shell(command, unknown=registry.unknown_shell)
+        background = args.get("run_in_background") is True or args.get("is_background") is True
+        evidence = tuple(
+            ev(e.effect_class, e.kind, e.paths, cmd=e.segment or command, detail=e.detail)
+            for e in analysis.effects
+            # A check started in the background has not passed yet.
+            if not (background and e.effect_class is EffectClass.VERIFIED_CHECK)
+        )
+        grounding = not evidence
+        paths = analysis.artifacts
+    elif kind == "exec":
+        if registry.unknown_shell == "delta":
+            evidence = (ev(delta, "shell", detail=f"unknown-command: {name}"),)
+        grounding = not evidence
+    elif kind is None or kind in GROUNDING_KINDS:
+        grounding = True
+    elif kind in SILENT_KINDS:
+        grounding = False
+    return ToolObservation(name, kind, True, evidence, grounding, command, paths)
+
+
+def classify_tool_result(
+    result: Mapping[str, Any],
+    registry: ToolRegistry = DEFAULT_REGISTRY,
+    *,
+    turn_index: int | None = None,
+) -> tuple[EffectEvidence, ...]:
+    """The effect evidence of one tool result; ``()`` for failures, reads and bookkeeping."""
+    return observe_tool_result(result, registry, turn_index=turn_index).evidence
+
+
+__all__ = ["ToolObservation", "classify_tool_result", "observe_tool_result", "tool_succeeded"]

@@ -1,0 +1,163 @@
+"""``earnest hook claude-code``: the effect gate as a Claude Code Stop / SubagentStop hook.
+
+Claude Code sends ``{session_id, transcript_path, cwd, hook_event_name, stop_hook_active,
+last_assistant_message?}`` (SubagentStop adds ``agent_id`` and ``agent_transcript_path``).
+The hook reads the transcript with :mod:`earnest.trajectory`'s Claude Code reader — from
+where the previous call stopped, keeping the reader's state between calls — takes the run
+(everything since the last real user prompt), and lets the effect gate judge it against the
+workspace under ``cwd``. To block it prints ``{"decision": "block", "reason": ...}``; the
+reason is the agent's next instruction.
+
+What it can see: every tool call and result of the run, including inline sidechains; a
+subagent's own calls when Claude Code names its transcript (``agent_transcript_path``). What
+it cannot: the subagents of a SubagentStop whose input has no ``agent_transcript_path`` (that
+stop is allowed), and anything the agent did outside its tools.
+
+Example:
+    >>> render(HookOutcome.block("completion-without-effect: no file written"))
+    '{"decision": "block", "reason": "completion-without-effect: no file written"}'
+    >>> render(HookOutcome.allow())
+    ''
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+from pathlib import Path
+from typing import Any
+
+from earnest.errors import InputError
+from earnest.hooks.config import load_hook_config
+from earnest.hooks.core import RunView, decide
+from earnest.hooks.outcome import HookOutcome
+from earnest.hooks.state import SessionState, StateStore
+from earnest.hooks.stdin import STDIN, HookPayload
+
+CLI = "claude-code"
+STOP_EVENTS = ("", "Stop", "SubagentStop")
+_TAIL = 4096  # bytes before the offset whose hash proves the transcript was only appended to
+
+
+def render(outcome: HookOutcome) -> str:
+    """Claude Code's JSON: block with a reason, or allow (with a note for the user)."""
+    if outcome.blocked:
+        return json.dumps({"decision": "block", "reason": outcome.reason})
+    if outcome.system_message:
+        return json.dumps({"systemMessage": outcome.system_message})
+    return ""
+
+
+def handle(data: bytes, store: StateStore | None = None) -> str:
+    """Judge one stop; returns what to print on stdout."""
+    payload = HookPayload.parse(data)
+    if payload.event not in STOP_EVENTS:
+        return ""  # installed on another event by hand: nothing to judge there
+    cwd = payload.cwd
+    config = load_hook_config(cwd)
+    if not config.enabled:
+        return ""
+    session_id = payload.session_id or "unknown-session"
+    agent_id = ""
+    if payload.event == "SubagentStop":
+        agent_id = payload.text("agent_id") or "subagent"
+        transcript = payload.path("agent_transcript_path")
+        if transcript is None:
+            raise InputError(
+                STDIN,
+                "agent_transcript_path",
+                "missing: this Claude Code does not say where the subagent's transcript is",
+            )
+    else:
+        transcript = payload.path("transcript_path")
+        if transcript is None:
+            raise InputError(STDIN, "transcript_path", "missing")
+    store = store or StateStore()
+    state = store.load(CLI, session_id, agent_id)
+    trajectory = read_run(transcript, state, store)
+    run = RunView.from_trajectory(trajectory, final_text=payload.text("last_assistant_message"))
+    outcome = decide(run, config, cwd, state, stop_hook_active=payload.stop_hook_active)
+    store.save(state)
+    return render(outcome)
+
+
+# ---------------------------------------------------------------------------- transcript
+
+
+def _fingerprint(path: Path, offset: int) -> dict[str, Any]:
+    info = path.stat()
+    start = max(0, offset - _TAIL)
+    with path.open("rb") as fh:
+        fh.seek(start)
+        tail = fh.read(offset - start)
+    return {
+        "dev": info.st_dev,
+        "ino": info.st_ino,
+        "tail": hashlib.sha256(tail).hexdigest(),
+    }
+
+
+def _resume(path: Path, state: SessionState, store: StateStore) -> Any:
+    """The reader session saved by the previous call, if the file only grew since."""
+    from earnest.trajectory.readers.claude_code import ClaudeCodeSession
+
+    if state.transcript != str(path) or state.offset <= 0:
+        return None
+    try:
+        if path.stat().st_size < state.offset:
+            return None
+        if _fingerprint(path, state.offset) != state.reader.get("fingerprint"):
+            return None
+    except OSError:
+        return None
+    blob = store.load_blob(state)
+    if blob is None:
+        return None
+    try:
+        offset, session = pickle.loads(blob)
+    except Exception:  # an old or damaged blob: read the transcript again
+        return None
+    if offset != state.offset:
+        return None  # the state file and the blob were not saved by the same call
+    return session if isinstance(session, ClaudeCodeSession) else None
+
+
+def read_run(path: Path, state: SessionState, store: StateStore) -> Any:
+    """The current run (a Trajectory), reading only what it must.
+
+    With a reader saved by the previous call, only what was appended since; without one
+    (a session's first stop, or a rewritten transcript), only the current run, found by
+    scanning the transcript backwards from its end.
+    """
+    from earnest.trajectory.readers.claude_code import read_claude_code_from
+    from earnest.trajectory.readers.claude_tail import read_claude_run_tail
+
+    if not path.is_file():
+        raise InputError(path, None, "transcript not found")
+    if not os.access(path, os.R_OK):
+        raise InputError(path, None, "transcript not readable")
+    session = _resume(path, state, store)
+    try:
+        if session is not None:
+            session, offset = read_claude_code_from(
+                path, state.offset, session, final=False, run_only=True
+            )
+        if session is None or session.continues_earlier:
+            state.forget_transcript(str(path))
+            session, offset = read_claude_run_tail(path, final=False)
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    state.offset = offset
+    state.reader = {"fingerprint": _fingerprint(path, offset), "lines": session.lines}
+    try:
+        blob = pickle.dumps((offset, session), protocol=pickle.HIGHEST_PROTOCOL)
+        store.save_blob(state, blob)
+    except OSError:
+        store.drop_blob(state)  # next call reads again: slower, still right
+        state.offset = 0
+    return session.trajectory()
+
+
+__all__ = ["CLI", "STOP_EVENTS", "handle", "read_run", "render"]

@@ -1,0 +1,227 @@
+"""The decision every adapter shares: does this stop have the effect its request asked for?
+
+An adapter turns its CLI's hook input and transcript into a :class:`RunView` — the user's
+request, the run's tool calls as tool-result mappings, the agent's last message, when the
+run began — and calls :func:`decide`. The judgement is :class:`earnest.effects.EffectGate`'s
+(the only one): the hook feeds it the run, asks it to ``apply`` to a COMPLETE, and carries the
+gate's downgrade count from one stop to the next in the session state, because each stop is
+a new process.
+
+The gate's workspace gets a baseline from the run's start time when the transcript records
+it: a file the run claims to have written counts only if its mtime or ctime is after the
+prompt, so a goal file that was already there does not satisfy a change request.
+
+Example:
+    >>> import tempfile
+    >>> from earnest.hooks.config import HookConfig
+    >>> from earnest.hooks.state import SessionState
+    >>> run = RunView(request="hi", prompt_key="p1", tool_results=(), final_text="Hello!")
+    >>> state = SessionState(cli="claude-code", session_id="s")
+    >>> decide(run, HookConfig(), Path(tempfile.mkdtemp()), state).blocked
+    False
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from itertools import groupby
+from pathlib import Path
+from typing import Any
+
+from earnest.errors import InputError
+from earnest.hooks.config import HookConfig
+from earnest.hooks.outcome import HookOutcome
+from earnest.hooks.state import SessionState
+
+EXHAUSTED = "effect_gate_exhausted"
+GUIDANCE = (
+    " (earnest stop hook: make the change in the workspace, or run the check, before saying "
+    "it is done — or tell the user plainly what was not done.)"
+)
+
+
+@dataclass(frozen=True)
+class RunView:
+    """One run as the gate needs it: everything since the user's last real prompt."""
+
+    request: str
+    prompt_key: str
+    tool_results: tuple[Mapping[str, Any], ...]
+    final_text: str
+    turn_count: int = 0
+    started: str | None = None  # the prompt's timestamp (ISO 8601), when the log has it
+
+    @classmethod
+    def from_trajectory(cls, trajectory: Any, *, final_text: str = "") -> RunView:
+        """The run a :class:`earnest.trajectory.Trajectory` read with ``run_only`` holds.
+
+        ``final_text`` (the CLI's own copy of the agent's last message) wins over the
+        transcript's, which can lag behind the stop.
+        """
+        prompt = _prompt_message(trajectory)
+        return cls(
+            request=trajectory.user_request or "",
+            prompt_key=prompt_key(trajectory),
+            tool_results=tuple(trajectory.tool_results()),
+            final_text=final_text if final_text.strip() else (trajectory.final_message or ""),
+            turn_count=int(trajectory.metadata.get("assistant_turns", 0)),
+            started=prompt.timestamp if prompt is not None else None,
+        )
+
+
+def _prompt_message(trajectory: Any) -> Any:
+    request = trajectory.user_request
+    if request is None:
+        return None
+    for message in reversed(trajectory.messages):
+        if message.kind == "prompt" and message.text == request:
+            return message
+    return None
+
+
+def prompt_key(trajectory: Any) -> str:
+    """A stable name for the prompt that started a trajectory's run ("" if none is seen)."""
+    request = trajectory.user_request
+    if request is None:
+        return ""
+    digest = hashlib.sha256(request.encode("utf-8")).hexdigest()[:16]
+    message = _prompt_message(trajectory)
+    if message is None:
+        return digest
+    # The prompt line's byte offset when the reader knows it: unlike the message index, it
+    # does not depend on where reading began (a cold hook call starts at the last prompt).
+    offset = trajectory.metadata.get("run_offset")
+    position = f"@{offset}" if isinstance(offset, int) else str(message.index)
+    return f"{position}:{message.timestamp or ''}:{digest}"
+
+
+def read_document_run(path: Path, formats: tuple[str, ...]) -> Any:
+    """The current run of a transcript that is read whole (Gemini session, Codex rollout).
+
+    Raises :class:`InputError` when the file is missing or in none of ``formats``.
+    """
+    from earnest.trajectory import ReadReport, detect_format, read_trajectories
+
+    if not path.is_file():
+        raise InputError(path, None, "transcript not found")
+    found = detect_format(path)
+    if found not in formats:
+        raise InputError(
+            path, None, f"transcript format {found or 'unknown'} is not one of {', '.join(formats)}"
+        )
+    report = ReadReport()
+    runs = list(read_trajectories(path, format=found, report=report, run_only=True))
+    if not runs:
+        raise InputError(path, None, "no run found in the transcript")
+    return runs[-1]
+
+
+def started_ns(timestamp: str | None, now_ns: int | None = None) -> int | None:
+    """An ISO 8601 timestamp in nanoseconds; None if absent, unreadable or in the future."""
+    if not timestamp:
+        return None
+    try:
+        moment = datetime.fromisoformat(timestamp.strip())
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return None  # a local time of unknown zone cannot be compared with file times
+    ns = int(moment.timestamp() * 1_000_000_000)
+    now = time.time_ns() if now_ns is None else now_ns
+    return ns if ns <= now else None
+
+
+def _gate(run: RunView, config: HookConfig, workspace: Path) -> Any:
+    from earnest.effects import EffectGate, Workspace, WorkspaceBaseline
+    from earnest.effects.workspace import resolve_root
+
+    # env={}: the library's EARNEST_EFFECT_GATE switch is not the hook's (EARNEST_HOOK_DISABLE is).
+    gate = EffectGate(config.gate, workspace=workspace, env={})
+    gate.reset()
+    since = started_ns(run.started)
+    root = resolve_root(workspace)
+    if since is not None and root is not None:
+        # A baseline that knows nothing but the run's start: every path falls back to its
+        # timestamps (changed when its mtime or ctime is after the prompt).
+        baseline = WorkspaceBaseline(
+            root=root,
+            mode="snapshot",
+            started_ns=since,
+            complete=False,
+            notes=("file timestamps since the prompt",),
+        )
+        gate.workspace = Workspace(root, baseline)
+    for turn, results in groupby(run.tool_results, key=lambda r: r.get("turn_index")):
+        gate.record(list(results), turn_index=turn if isinstance(turn, int) else None)
+    return gate
+
+
+def evaluate(run: RunView, config: HookConfig, workspace: Path, spent: int) -> Any:
+    """The gate's verdict on this stop, with ``spent`` downgrades already used this prompt."""
+    from earnest.effects import EvaluationDecision, EvaluationResult
+
+    gate = _gate(run, config, workspace)
+    gate.downgrades = spent
+    return gate.apply(
+        EvaluationResult(EvaluationDecision.COMPLETE, reason="the agent stopped"),
+        content=run.final_text,
+        request=run.request,
+    )
+
+
+def decide(
+    run: RunView,
+    config: HookConfig,
+    workspace: Path,
+    state: SessionState,
+    *,
+    stop_hook_active: bool = False,
+) -> HookOutcome:
+    """Allow or block this stop, updating ``state``'s budget for the run's prompt."""
+    from earnest.effects import EvaluationDecision
+
+    if not config.enabled:
+        return HookOutcome.allow(disabled=True)
+    if stop_hook_active and state.prompt_key:
+        # A stop hook made the agent go on: still the same prompt, whatever the CLI now
+        # reports as the prompt (Gemini passes the block reason back as one).
+        run = replace(run, request=state.request or run.request, prompt_key=state.prompt_key)
+    else:
+        state.start_prompt(run.prompt_key, run.request)
+        # A stop that no hook forced: whatever blocked before has been answered.
+        state.consecutive_blocks = 0
+    spent = max(state.blocks, state.consecutive_blocks)
+    result = evaluate(run, config, workspace, spent)
+    info = dict(result.metadata.get("effect_gate") or {})
+    if result.decision is EvaluationDecision.RETRY:
+        state.blocks += 1
+        state.consecutive_blocks += 1
+        state.last_decision = "block"
+        return HookOutcome.block(result.reason + GUIDANCE, effect_gate=info)
+    state.consecutive_blocks = 0
+    if result.metadata.get(EXHAUSTED):
+        state.last_decision = EXHAUSTED
+        kind = info.get("would_downgrade", "completion-without-effect")
+        expected = info.get("expected_effect_class", "an effect")
+        message = (
+            f"earnest: {EXHAUSTED}: stop allowed after {state.blocks} block(s) for this prompt; "
+            f"still {kind} (expected {expected})"
+        )
+        return HookOutcome.allow(message, effect_gate=info, **{EXHAUSTED: True})
+    state.last_decision = "allow"
+    return HookOutcome.allow(effect_gate=info)
+
+
+__all__ = [
+    "EXHAUSTED",
+    "RunView",
+    "decide",
+    "evaluate",
+    "prompt_key",
+    "read_document_run",
+    "started_ns",
+]

@@ -1,0 +1,78 @@
+"""``earnest hook gemini``: the effect gate as a Gemini CLI AfterAgent hook.
+
+Gemini CLI sends ``{session_id, transcript_path, cwd, hook_event_name: "AfterAgent",
+timestamp, prompt, prompt_response, stop_hook_active}`` once per turn, after the model's final
+response. ``prompt`` is the user's request and ``prompt_response`` the agent's answer; the tool
+calls come from the session's chat log at ``transcript_path`` (the ``session-*.json`` that
+:mod:`earnest.trajectory` reads whole, as format ``gemini-cli-session``; a ``stream-json`` log
+is read too). To reject the answer the hook prints ``{"decision": "deny", "reason": ...}``:
+Gemini sends the reason to the agent as a new prompt and retries.
+
+What it can see: the turn's tool calls as recorded in the chat log, with their status and
+output. What it cannot: a turn whose log cannot be read (the stop is allowed, with a line on
+stderr), and anything done outside the tools.
+
+Example:
+    >>> render(HookOutcome.block("completion-without-effect: nothing written"))
+    '{"decision": "deny", "reason": "completion-without-effect: nothing written"}'
+    >>> render(HookOutcome.allow())
+    '{}'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import replace
+
+from earnest.errors import InputError
+from earnest.hooks.config import load_hook_config
+from earnest.hooks.core import RunView, decide, read_document_run
+from earnest.hooks.outcome import HookOutcome
+from earnest.hooks.state import StateStore
+from earnest.hooks.stdin import STDIN, HookPayload
+
+CLI = "gemini"
+FORMATS = ("gemini-cli-session", "gemini-cli-stream")
+REASON_PREFIXES = ("completion-without-effect", "unverified-claim")
+
+
+def render(outcome: HookOutcome) -> str:
+    """Gemini's JSON; it wants JSON on stdout even when it has nothing to say."""
+    if outcome.blocked:
+        return json.dumps({"decision": "deny", "reason": outcome.reason})
+    if outcome.system_message:
+        return json.dumps({"systemMessage": outcome.system_message})
+    return "{}"
+
+
+def handle(data: bytes, store: StateStore | None = None) -> str:
+    """Judge one AfterAgent event; returns what to print on stdout."""
+    payload = HookPayload.parse(data)
+    if payload.event not in ("", "AfterAgent"):
+        return "{}"  # installed on another event by hand: nothing to judge there
+    cwd = payload.cwd
+    config = load_hook_config(cwd)
+    if not config.enabled:
+        return "{}"
+    transcript = payload.path("transcript_path")
+    if transcript is None:
+        raise InputError(STDIN, "transcript_path", "missing: the turn's tool calls cannot be seen")
+    trajectory = read_document_run(transcript, FORMATS)
+    run = RunView.from_trajectory(trajectory, final_text=payload.text("prompt_response"))
+    request = payload.text("prompt")
+    if request.strip():
+        # Gemini names the request itself; the log's copy of it can lag.
+        key = run.prompt_key or hashlib.sha256(request.encode("utf-8")).hexdigest()[:16]
+        run = replace(run, request=request, prompt_key=key)
+    # Gemini sends a deny reason back to the agent as its next prompt: a prompt that is one of
+    # our reasons is a continuation even if the flag says otherwise, or the budget would refill.
+    active = payload.stop_hook_active or request.lstrip().startswith(REASON_PREFIXES)
+    store = store or StateStore()
+    state = store.load(CLI, payload.session_id or "unknown-session")
+    outcome = decide(run, config, cwd, state, stop_hook_active=active)
+    store.save(state)
+    return render(outcome)
+
+
+__all__ = ["CLI", "FORMATS", "handle", "render"]

@@ -1,0 +1,350 @@
+"""Install and uninstall earnest's stop hook in an agent CLI's settings file.
+
+Each CLI keeps hooks in a JSON file of the same shape,
+``{"hooks": {"<Event>": [{"hooks": [{"type": "command", "command": ...}]}]}}``:
+
+- Claude Code: ``.claude/settings.json`` (project) or ``~/.claude/settings.json`` (user);
+  events ``Stop`` and ``SubagentStop``.
+- Gemini CLI: ``.gemini/settings.json`` or ``~/.gemini/settings.json``; event ``AfterAgent``
+  (timeout in milliseconds, a ``name`` so ``/hooks disable`` can address it).
+- Codex: ``.codex/hooks.json`` or ``~/.codex/hooks.json``; event ``Stop``.
+
+Installing merges: every other key and every other hook is kept, a second install changes
+nothing, a file that is not valid JSON is refused (:class:`~earnest.errors.InputError` with its
+line and column) and left untouched, the previous file is kept as ``<name>.bak-<timestamp>``,
+and the new file replaces the old one atomically.
+
+Example:
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> d = Path(tempfile.mkdtemp())
+    >>> r = install_hook("claude-code", settings_path("claude-code", "project", d),
+    ...                  command="earnest hook claude-code")
+    >>> r.changed, r.events
+    (True, ('Stop', 'SubagentStop'))
+    >>> install_hook("claude-code", r.path, command="earnest hook claude-code").changed
+    False
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from earnest.errors import InputError
+
+Scope = Literal["project", "user"]
+
+
+@dataclass(frozen=True)
+class CliHookSpec:
+    """Where one CLI keeps its hooks and what our entry looks like there."""
+
+    cli: str
+    folder: str  # ".claude" under the project or under HOME
+    filename: str
+    events: tuple[str, ...]
+    timeout: int  # in the CLI's own unit
+    extra: tuple[tuple[str, Any], ...] = ()  # more keys of the handler object
+    matcher: str | None = None
+
+
+HOOK_NAME = "earnest-effect-gate"
+_DESCRIPTION = "earnest: block a stop that claims work without a verifiable effect"
+
+SPECS: dict[str, CliHookSpec] = {
+    "claude-code": CliHookSpec(
+        "claude-code", ".claude", "settings.json", ("Stop", "SubagentStop"), timeout=30
+    ),
+    "gemini": CliHookSpec(
+        "gemini",
+        ".gemini",
+        "settings.json",
+        ("AfterAgent",),
+        timeout=30000,
+        extra=(("name", HOOK_NAME), ("description", _DESCRIPTION)),
+        matcher="*",
+    ),
+    # Codex also has SubagentStop in recent versions; an event key an older Codex does not
+    # know could make it reject the whole file, so only Stop is installed.
+    "codex": CliHookSpec("codex", ".codex", "hooks.json", ("Stop",), timeout=30),
+}
+
+CLIS = tuple(SPECS)
+
+
+@dataclass(frozen=True)
+class SettingsChange:
+    """What an install or uninstall did to one settings file."""
+
+    cli: str
+    path: Path
+    changed: bool
+    events: tuple[str, ...]
+    command: str
+    backup: Path | None = None
+    removed: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "cli": self.cli,
+            "settings": str(self.path),
+            "changed": self.changed,
+            "events": list(self.events),
+            "command": self.command,
+            "backup": str(self.backup) if self.backup else None,
+            "removed": self.removed,
+        }
+
+
+def spec_for(cli: str) -> CliHookSpec:
+    try:
+        return SPECS[cli]
+    except KeyError:
+        raise InputError(None, "cli", f"unknown CLI {cli!r} (one of: {', '.join(CLIS)})") from None
+
+
+def home_dir() -> Path:
+    """HOME as the environment says (tests point it at a temporary folder)."""
+    home = os.environ.get("HOME")
+    return Path(home) if home else Path.home()
+
+
+def settings_path(cli: str, scope: Scope, project_dir: str | Path | None = None) -> Path:
+    """The settings file for ``cli`` at ``scope`` (project: under ``project_dir`` or cwd)."""
+    spec = spec_for(cli)
+    base = home_dir() if scope == "user" else Path(project_dir or Path.cwd())
+    return base / spec.folder / spec.filename
+
+
+def default_command(cli: str) -> str:
+    """The command the CLI should run: ``earnest`` if it is on PATH, else this interpreter."""
+    if shutil.which("earnest"):
+        return f"earnest hook {cli}"
+    return f"{shlex.quote(sys.executable)} -m earnest hook {cli}"
+
+
+def is_earnest_command(command: object, cli: str) -> bool:
+    """Whether a hook command is earnest's own adapter for ``cli`` (however it was spelled)."""
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    for i in range(len(words) - 2):
+        if words[i + 1 : i + 3] != ["hook", cli]:
+            continue
+        prog = words[i]
+        if Path(prog).name == "earnest":
+            return True
+        if prog == "earnest" and i >= 1 and words[i - 1] == "-m":
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------- read / write
+
+
+def read_settings(path: Path) -> tuple[dict[str, Any], bool]:
+    """Parse ``path`` (``{}`` if it does not exist); bad JSON → InputError with line/column."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}, False
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"byte {exc.start}", "not UTF-8 text") from None
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read: {exc.strerror}") from None
+    if not text.strip():
+        return {}, True
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            path, f"line {exc.lineno}, column {exc.colno}", f"invalid JSON: {exc.msg}"
+        ) from None
+    if not isinstance(data, dict):
+        raise InputError(path, "line 1", "settings must be a JSON object")
+    return data, True
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` in one rename, keeping the old file's permissions."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def _backup(path: Path) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    candidate = path.with_name(f"{path.name}.bak-{stamp}")
+    n = 1
+    while candidate.exists():
+        candidate = path.with_name(f"{path.name}.bak-{stamp}-{n}")
+        n += 1
+    shutil.copy2(path, candidate)
+    return candidate
+
+
+def _hooks_table(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    hooks = data.get("hooks")
+    if hooks is None:
+        return {}
+    if not isinstance(hooks, dict):
+        raise InputError(path, "hooks", "must be a JSON object")
+    return hooks
+
+
+def _event_groups(hooks: dict[str, Any], event: str, path: Path) -> list[Any]:
+    groups = hooks.get(event)
+    if groups is None:
+        return []
+    if not isinstance(groups, list):
+        raise InputError(path, f"hooks.{event}", "must be a JSON array")
+    return groups
+
+
+def _handlers(group: Any) -> list[Any]:
+    if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+        return list(group["hooks"])
+    return []
+
+
+def _ours(handler: Any, cli: str) -> bool:
+    return isinstance(handler, dict) and is_earnest_command(handler.get("command"), cli)
+
+
+def _handler(spec: CliHookSpec, command: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {"type": "command", "command": command, "timeout": spec.timeout}
+    entry.update(dict(spec.extra))
+    return entry
+
+
+def _commit(path: Path, data: dict[str, Any], existed: bool) -> Path | None:
+    backup = _backup(path) if existed else None
+    write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return backup
+
+
+# ---------------------------------------------------------------------------- install
+
+
+def install_hook(cli: str, path: Path, *, command: str | None = None) -> SettingsChange:
+    """Add earnest's hook for ``cli`` to the settings file at ``path`` (idempotent)."""
+    spec = spec_for(cli)
+    command = command or default_command(cli)
+    data, existed = read_settings(path)
+    hooks = _hooks_table(data, path)
+    want = _handler(spec, command)
+    changed = False
+    for event in spec.events:
+        groups = _event_groups(hooks, event, path)
+        present = [h for g in groups for h in _handlers(g) if _ours(h, cli)]
+        if present:
+            # Already installed: bring our own entry up to date, leave everything else.
+            for group in groups:
+                for i, handler in enumerate(_handlers(group)):
+                    if _ours(handler, cli) and handler != want:
+                        group["hooks"][i] = want
+                        changed = True
+            continue
+        new_group: dict[str, Any] = {"hooks": [want]}
+        if spec.matcher is not None:
+            new_group = {"matcher": spec.matcher, **new_group}
+        hooks[event] = [*groups, new_group]
+        changed = True
+    if not changed:
+        return SettingsChange(cli, path, False, spec.events, command)
+    data["hooks"] = hooks
+    backup = _commit(path, data, existed)
+    return SettingsChange(cli, path, True, spec.events, command, backup=backup)
+
+
+def uninstall_hook(cli: str, path: Path) -> SettingsChange:
+    """Remove earnest's own entries for ``cli`` from ``path``; everything else stays."""
+    spec_for(cli)
+    data, existed = read_settings(path)
+    if not existed:
+        return SettingsChange(cli, path, False, (), "")
+    hooks = _hooks_table(data, path)
+    removed = 0
+    touched: list[str] = []
+    commands: list[str] = []
+    for event in list(hooks):
+        if not isinstance(hooks[event], list):
+            continue
+        kept_groups: list[Any] = []
+        for group in hooks[event]:
+            handlers = _handlers(group)
+            ours = [h for h in handlers if _ours(h, cli)]
+            if not ours:
+                kept_groups.append(group)
+                continue
+            removed += len(ours)
+            commands.extend(str(h.get("command")) for h in ours)
+            if event not in touched:
+                touched.append(event)
+            rest = [h for h in handlers if not _ours(h, cli)]
+            if rest:
+                group["hooks"] = rest
+                kept_groups.append(group)
+        if event in touched:
+            if kept_groups:
+                hooks[event] = kept_groups
+            else:
+                del hooks[event]
+    if not removed:
+        return SettingsChange(cli, path, False, (), "")
+    if hooks:
+        data["hooks"] = hooks
+    else:
+        data.pop("hooks", None)
+    backup = _commit(path, data, existed)
+    return SettingsChange(
+        cli, path, True, tuple(touched), commands[0], backup=backup, removed=removed
+    )
+
+
+__all__ = [
+    "CLIS",
+    "HOOK_NAME",
+    "SPECS",
+    "CliHookSpec",
+    "Scope",
+    "SettingsChange",
+    "default_command",
+    "home_dir",
+    "install_hook",
+    "is_earnest_command",
+    "read_settings",
+    "settings_path",
+    "spec_for",
+    "uninstall_hook",
+    "write_atomic",
+]

@@ -1,0 +1,184 @@
+"""Per-session state the stop hook keeps between calls: read offset, parsed run, block budget.
+
+A hook is a fresh process on every stop, so whatever it must remember lives in a small JSON
+file per session (and per subagent) in the state folder:
+
+1. ``$EARNEST_STATE_DIR`` if set;
+2. else ``$XDG_STATE_HOME/earnest/hooks``;
+3. else ``~/.local/state/earnest/hooks``.
+
+Files are written atomically (temporary file + rename), named by a hash of the CLI, session
+id and agent id (session ids come from the agent and are not trusted as file names), and files
+untouched for 30 days are pruned when a new one is created.
+
+Example:
+    >>> import tempfile
+    >>> store = StateStore(Path(tempfile.mkdtemp()))
+    >>> s = store.load("claude-code", "session-1")
+    >>> s.blocks
+    0
+    >>> s.blocks = 1
+    >>> store.save(s)
+    >>> store.load("claude-code", "session-1").blocks
+    1
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+STATE_VERSION = 1
+PRUNE_AFTER_SECONDS = 30 * 24 * 3600
+
+
+def default_state_dir() -> Path:
+    """The state folder, from ``EARNEST_STATE_DIR`` / ``XDG_STATE_HOME`` / HOME."""
+    explicit = os.environ.get("EARNEST_STATE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_STATE_HOME")
+    base = Path(xdg) if xdg else Path(os.environ.get("HOME") or Path.home()) / ".local" / "state"
+    return base / "earnest" / "hooks"
+
+
+@dataclass
+class SessionState:
+    """What one session's hook remembers. ``reader`` is the transcript reader's own state."""
+
+    cli: str
+    session_id: str
+    agent_id: str = ""
+    transcript: str = ""
+    offset: int = 0
+    reader: dict[str, Any] = field(default_factory=dict)
+    prompt_key: str = ""
+    request: str = ""  # the user's request that started the current prompt's run
+    blocks: int = 0  # blocks for the current user prompt
+    consecutive_blocks: int = 0  # blocks since the last allowed stop, whatever the prompt
+    last_decision: str = ""
+    updated: float = 0.0
+
+    def start_prompt(self, key: str, request: str = "") -> None:
+        """A new user prompt: its block budget starts full."""
+        if key != self.prompt_key:
+            self.prompt_key = key
+            self.blocks = 0
+        self.request = request
+
+    def forget_transcript(self, transcript: str) -> None:
+        """The transcript changed or shrank: read it again from the start."""
+        self.transcript = transcript
+        self.offset = 0
+        self.reader = {}
+
+
+class StateStore:
+    """Loads and saves :class:`SessionState` files in one folder."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root if root is not None else default_state_dir()
+
+    def path_for(self, cli: str, session_id: str, agent_id: str = "") -> Path:
+        digest = hashlib.sha256(f"{cli}\0{session_id}\0{agent_id}".encode()).hexdigest()[:24]
+        return self.root / f"{cli}-{digest}.json"
+
+    def load(self, cli: str, session_id: str, agent_id: str = "") -> SessionState:
+        """The saved state, or a fresh one if there is none or it cannot be used."""
+        fresh = SessionState(cli=cli, session_id=session_id, agent_id=agent_id)
+        path = self.path_for(cli, session_id, agent_id)
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return fresh
+        if not isinstance(raw, dict) or raw.get("version") != STATE_VERSION:
+            return fresh
+        data = raw.get("state")
+        if not isinstance(data, dict):
+            return fresh
+        try:
+            state = SessionState(**data)
+        except TypeError:
+            return fresh
+        if (state.cli, state.session_id, state.agent_id) != (cli, session_id, agent_id):
+            return fresh
+        return state
+
+    def blob_path(self, state: SessionState) -> Path:
+        return self.path_for(state.cli, state.session_id, state.agent_id).with_suffix(".reader")
+
+    def load_blob(self, state: SessionState) -> bytes | None:
+        """The reader's saved bytes, only if this user wrote them and nobody else can."""
+        path = self.blob_path(state)
+        try:
+            info = path.stat()
+            folder = path.parent.stat()
+        except OSError:
+            return None
+        uid = os.getuid() if hasattr(os, "getuid") else None
+        for item in (info, folder):
+            # The blob is unpickled: refuse one that another user could have written.
+            if uid is not None and item.st_uid != uid:
+                return None
+            if item.st_mode & 0o022:
+                return None
+        try:
+            return path.read_bytes()
+        except OSError:
+            return None
+
+    def save_blob(self, state: SessionState, data: bytes) -> None:
+        self._write(self.blob_path(state), data)
+
+    def drop_blob(self, state: SessionState) -> None:
+        with contextlib.suppress(OSError):
+            self.blob_path(state).unlink()
+
+    def _write(self, path: Path, data: bytes) -> None:
+        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=self.root)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise
+
+    def save(self, state: SessionState) -> Path:
+        path = self.path_for(state.cli, state.session_id, state.agent_id)
+        state.updated = time.time()
+        new_file = not path.exists()
+        payload = json.dumps({"version": STATE_VERSION, "state": asdict(state)})
+        self._write(path, payload.encode("utf-8"))
+        if new_file:
+            self.prune()
+        return path
+
+    def prune(self, max_age: float = PRUNE_AFTER_SECONDS) -> int:
+        """Delete state files not written for ``max_age`` seconds; returns how many."""
+        cutoff = time.time() - max_age
+        removed = 0
+        try:
+            entries = [*self.root.glob("*.json"), *self.root.glob("*.reader")]
+        except OSError:
+            return 0
+        for entry in entries:
+            try:
+                if entry.stat().st_mtime < cutoff:
+                    entry.unlink()
+                    removed += 1
+            except OSError:
+                continue
+        return removed
+
+
+__all__ = ["STATE_VERSION", "SessionState", "StateStore", "default_state_dir"]

@@ -1,0 +1,205 @@
+"""A live run's configuration: ``[live]`` in ``earnest.toml``, overridden on the command line.
+
+```toml
+[live]
+samples = 5                   # epochs: samples per fixture, profile and arm
+arms = ["rule", "ablated"]    # ablated = the claims section removed (the RED baseline)
+shuffle = true                # option order shuffled per sample, seeded
+seed = 0
+concurrency = 4               # requests in flight per profile
+timeout = 120                 # seconds per sample; beyond it the sample is void
+retries = 4                   # on 429, 5xx and dropped connections
+backoff = 1.0                 # first backoff delay (seconds), doubling, with jitter
+max_cost = 5.0                # USD; stop starting samples beyond it
+fixtures = ["PRS-R08"]        # a subset (default: all)
+
+[live.prices]                 # USD per million tokens, by model family
+"gpt-4o-mini" = { input = 0.15, output = 0.6 }
+
+[live.profiles.mini]
+provider = "openai:gpt-4o-mini"
+params = { temperature = 1.0, max_tokens = 512 }
+```
+
+Example:
+    >>> cfg = live_config_from_table({"samples": 3, "profiles": {"m": {"provider": "openai:x"}}})
+    >>> cfg.samples, cfg.arms, cfg.profiles[0].spec
+    (3, ('rule', 'ablated'), 'openai:x')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from earnest.errors import InputError
+from earnest.live.cost import Price
+from earnest.live.profiles import Profile, parse_price, profile_from_table
+
+ARMS = ("rule", "ablated")
+
+_KEYS = {
+    "samples",
+    "arms",
+    "shuffle",
+    "seed",
+    "concurrency",
+    "timeout",
+    "retries",
+    "backoff",
+    "max_cost",
+    "fixtures",
+    "prices",
+    "profiles",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LiveConfig:
+    """Everything that decides which samples a run takes and how it calls providers."""
+
+    profiles: tuple[Profile, ...] = ()
+    samples: int = 1
+    arms: tuple[str, ...] = ARMS
+    shuffle: bool = True
+    seed: int = 0
+    concurrency: int = 4
+    timeout: float = 120.0
+    retries: int = 4
+    backoff: float = 1.0
+    max_cost: float | None = None
+    fixtures: tuple[str, ...] = ()
+    prices: Mapping[str, Price] = field(default_factory=dict)
+
+    def profile(self, name: str) -> Profile | None:
+        return next((p for p in self.profiles if p.name == name), None)
+
+    def matrix_dict(self) -> dict[str, Any]:
+        """The part that defines the samples (stored with the run; fixed on resume)."""
+        return {
+            "profiles": [p.to_dict() for p in self.profiles],
+            "samples": self.samples,
+            "arms": list(self.arms),
+            "shuffle": self.shuffle,
+            "seed": self.seed,
+            "fixtures": list(self.fixtures),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.matrix_dict(),
+            "concurrency": self.concurrency,
+            "timeout": self.timeout,
+            "retries": self.retries,
+            "backoff": self.backoff,
+            "max_cost": self.max_cost,
+            "prices": {k: [v.input, v.output] for k, v in self.prices.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> LiveConfig:
+        return cls(
+            profiles=tuple(Profile.from_dict(p) for p in data.get("profiles", [])),
+            samples=int(data.get("samples", 1)),
+            arms=tuple(data.get("arms", ARMS)),
+            shuffle=bool(data.get("shuffle", True)),
+            seed=int(data.get("seed", 0)),
+            concurrency=int(data.get("concurrency", 4)),
+            timeout=float(data.get("timeout", 120.0)),
+            retries=int(data.get("retries", 4)),
+            backoff=float(data.get("backoff", 1.0)),
+            max_cost=data.get("max_cost"),
+            fixtures=tuple(data.get("fixtures", ())),
+            prices={k: Price(float(v[0]), float(v[1])) for k, v in data.get("prices", {}).items()},
+        )
+
+
+def live_config_from_table(
+    table: Mapping[str, Any] | None, *, file: Path | None = None, prefix: str = ""
+) -> LiveConfig:
+    """Read and check a ``[live]`` table (``None``: defaults, no profiles)."""
+    if table is None:
+        return LiveConfig()
+    place = f"{prefix}live"
+    if not isinstance(table, Mapping):
+        raise InputError(file, place, "must be a table")
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise InputError(
+            file, f"{place}.{unknown[0]}", f"unknown key (known: {', '.join(sorted(_KEYS))})"
+        )
+
+    def whole(key: str, default: int, minimum: int) -> int:
+        v = table.get(key, default)
+        if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
+            raise InputError(file, f"{place}.{key}", f"must be a whole number >= {minimum}")
+        return v
+
+    def number(key: str, default: float | None, positive: bool = True) -> float | None:
+        v = table.get(key, default)
+        if v is None:
+            return None
+        if not isinstance(v, int | float) or isinstance(v, bool) or (positive and v <= 0):
+            raise InputError(file, f"{place}.{key}", "must be a number > 0")
+        return float(v)
+
+    arms = parse_arms(table.get("arms", list(ARMS)), file=file, place=f"{place}.arms")
+    shuffle = table.get("shuffle", True)
+    if not isinstance(shuffle, bool):
+        raise InputError(file, f"{place}.shuffle", "must be true or false")
+    fixtures = table.get("fixtures", [])
+    if not isinstance(fixtures, list) or not all(isinstance(f, str) for f in fixtures):
+        raise InputError(file, f"{place}.fixtures", "must be a list of fixture ids")
+    prices_raw = table.get("prices", {})
+    if not isinstance(prices_raw, Mapping):
+        raise InputError(
+            file, f"{place}.prices", "must be a table of model family = {input, output}"
+        )
+    prices = {
+        str(k): parse_price(v, file=file, place=f"{place}.prices.{k}")
+        for k, v in prices_raw.items()
+    }
+    profiles_raw = table.get("profiles", {})
+    if not isinstance(profiles_raw, Mapping):
+        raise InputError(file, f"{place}.profiles", "must be a table of named profiles")
+    profiles = tuple(
+        profile_from_table(str(name), t, file=file or Path("earnest.toml"), prefix=prefix)
+        for name, t in profiles_raw.items()
+    )
+    timeout = number("timeout", 120.0)
+    backoff = number("backoff", 1.0)
+    assert timeout is not None and backoff is not None
+    return LiveConfig(
+        profiles=profiles,
+        samples=whole("samples", 1, 1),
+        arms=arms,
+        shuffle=shuffle,
+        seed=whole("seed", 0, 0),
+        concurrency=whole("concurrency", 4, 1),
+        timeout=timeout,
+        retries=whole("retries", 4, 0),
+        backoff=backoff,
+        max_cost=number("max_cost", None),
+        fixtures=tuple(fixtures),
+        prices=prices,
+    )
+
+
+def parse_arms(value: Any, *, file: Path | None, place: str) -> tuple[str, ...]:
+    """``["rule", "ablated"]`` or ``"rule,ablated"`` → a checked, de-duplicated tuple."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or not items:
+        raise InputError(file, place, "must list one or both of: rule, ablated")
+    arms: list[str] = []
+    for item in items:
+        arm = str(item).strip()
+        if arm not in ARMS:
+            raise InputError(file, place, f"unknown arm {arm!r} (use rule, ablated)")
+        if arm not in arms:
+            arms.append(arm)
+    return tuple(arms)
+
+
+__all__ = ["ARMS", "LiveConfig", "live_config_from_table", "parse_arms"]

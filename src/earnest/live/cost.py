@@ -1,0 +1,124 @@
+"""Token and cost estimates: a small built-in price table, chars/4 token counts.
+
+Prices are USD per million tokens, matched by model family (the longest table key that the
+model name contains). They are estimates to stop a surprise bill, not an invoice: override
+or extend them in ``[live.prices]`` or per profile (``price = {input = .., output = ..}``).
+No tokenizer is downloaded; a token is estimated as four characters.
+
+Example:
+    >>> price_for("gpt-4o-mini-2024-07-18")
+    Price(input=0.15, output=0.6)
+    >>> estimate_tokens("x" * 400)
+    100
+    >>> round(Price(3.0, 15.0).cost(1_000, 200), 6)
+    0.006
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    """USD per million input and output tokens."""
+
+    input: float
+    output: float
+
+    def cost(self, tokens_in: int, tokens_out: int) -> float:
+        return (tokens_in * self.input + tokens_out * self.output) / 1_000_000
+
+
+FREE = Price(0.0, 0.0)
+
+# Public list prices per million tokens (input, output) at the time of writing; families are
+# matched by substring, longest key first, so "gpt-4o-mini" wins over "gpt-4o".
+BUILTIN_PRICES: dict[str, Price] = {
+    "gpt-5-nano": Price(0.05, 0.40),
+    "gpt-5-mini": Price(0.25, 2.00),
+    "gpt-5": Price(1.25, 10.00),
+    "gpt-4.1-nano": Price(0.10, 0.40),
+    "gpt-4.1-mini": Price(0.40, 1.60),
+    "gpt-4.1": Price(2.00, 8.00),
+    "gpt-4o-mini": Price(0.15, 0.60),
+    "gpt-4o": Price(2.50, 10.00),
+    "o4-mini": Price(1.10, 4.40),
+    "o3-mini": Price(1.10, 4.40),
+    "o3": Price(2.00, 8.00),
+    "o1-mini": Price(1.10, 4.40),
+    "o1": Price(15.00, 60.00),
+    "claude-3-5-haiku": Price(0.80, 4.00),
+    "claude-3-haiku": Price(0.25, 1.25),
+    "haiku": Price(1.00, 5.00),
+    "sonnet": Price(3.00, 15.00),
+    "claude-3-opus": Price(15.00, 75.00),
+    "claude-opus-4-0": Price(15.00, 75.00),
+    "claude-opus-4-1": Price(15.00, 75.00),
+    "opus": Price(5.00, 25.00),
+    "gemini-2.5-flash-lite": Price(0.10, 0.40),
+    "gemini-2.5-flash": Price(0.30, 2.50),
+    "gemini-2.5-pro": Price(1.25, 10.00),
+    "gemini-2.0-flash": Price(0.10, 0.40),
+}
+
+DEFAULT_OUTPUT_TOKENS = 512
+"""Output tokens assumed per sample when the profile sets no ``max_tokens``."""
+
+
+def price_for(model: str, overrides: Mapping[str, Price] | None = None) -> Price | None:
+    """The price of ``model``: an exact override, else the longest family key it contains."""
+    name = model.casefold()
+    tables: list[Mapping[str, Price]] = [overrides or {}, BUILTIN_PRICES]
+    for table in tables:
+        lowered = {k.casefold(): v for k, v in table.items()}
+        if name in lowered:
+            return lowered[name]
+        hits = [k for k in lowered if k in name]
+        if hits:
+            return lowered[max(hits, key=len)]
+    return None
+
+
+def estimate_tokens(text: str) -> int:
+    """Tokens in ``text``, estimated as one per four characters (rounded up)."""
+    return math.ceil(len(text) / 4)
+
+
+def is_local_url(url: str | None) -> bool:
+    """True for loopback, private-network and ``localhost`` endpoints: a local model server,
+    which costs nothing per token."""
+    if not url:
+        return False
+    host = urlsplit(url).hostname or ""
+    if host in {"localhost", "host.docker.internal"} or host.endswith(".local"):
+        return True
+    try:
+        addr = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return addr.is_loopback or addr.is_private or addr.is_link_local
+
+
+def format_usd(value: float | None) -> str:
+    if value is None:
+        return "unknown"
+    if value == 0:
+        return "$0"
+    return f"${value:.4f}" if value < 1 else f"${value:.2f}"
+
+
+__all__ = [
+    "BUILTIN_PRICES",
+    "DEFAULT_OUTPUT_TOKENS",
+    "FREE",
+    "Price",
+    "estimate_tokens",
+    "format_usd",
+    "is_local_url",
+    "price_for",
+]

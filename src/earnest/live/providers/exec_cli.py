@@ -1,0 +1,267 @@
+"""``exec:`` — a headless agent CLI as the agent under test, one fresh process per sample.
+
+Presets (the model flag is always passed, so a model swap measures the model under test):
+
+- ``exec:claude:MODEL`` → ``claude -p --model MODEL --system-prompt DOC --output-format json
+  --settings '{"disableAllHooks": true}'``, fixture prompt on stdin;
+- ``exec:codex:MODEL`` → ``codex exec --model MODEL --skip-git-repo-check --sandbox read-only -``,
+  agent doc and fixture prompt together on stdin (codex has no system-prompt flag);
+- ``exec:gemini:MODEL`` → ``gemini --model MODEL --output-format json --prompt PROMPT`` with the
+  agent doc as the system prompt through ``GEMINI_SYSTEM_MD``;
+- ``exec:cmd:COMMAND`` (or a profile with ``command = [...]``) → any command; ``{model}`` and
+  ``{system_file}`` in its arguments are replaced; stdin carries the fixture prompt (``stdin =
+  "user"``) or agent doc + prompt (``"combined"``, the default unless ``{system_file}`` is used).
+
+Every child runs from an argv list (never a shell) in a fresh empty temporary directory (so no
+project settings or hooks are picked up from the caller's folder), in its own process group
+(killed as a whole on timeout or cancellation), with ``EARNEST_HOOK_DISABLE=1`` in its
+environment: ``earnest hook`` allows the stop at once when it sees that variable, so a child run
+never fires the user's own earnest stop hook. The reply is unwrapped from the CLI's JSON envelope
+(``earnest.pressure.envelopes``) before it is scored; stdout is kept verbatim as the raw reply.
+
+Example:
+    >>> from earnest.live.profiles import parse_spec
+    >>> build_argv(parse_spec("c", "exec:claude:sonnet"), "DOC", "/tmp/x/AGENT.md")[:4]
+    ['claude', '-p', '--model', 'sonnet']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import signal
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from earnest.live.profiles import Profile
+from earnest.live.providers.base import (
+    ProviderError,
+    ProviderReply,
+    ProviderUnavailable,
+    SampleKey,
+)
+
+HOOK_DISABLE_ENV = "EARNEST_HOOK_DISABLE"
+"""Set to ``1`` in every child's environment; ``earnest hook`` allows the stop when it is set."""
+
+CLAUDE_SETTINGS = json.dumps({"disableAllHooks": True})
+SYSTEM_FILE_NAME = "AGENT.md"
+_TAIL = 600
+
+
+def build_argv(profile: Profile, system: str, system_file: str) -> list[str]:
+    """The child's argv for ``profile``; ``system_file`` holds the agent doc."""
+    preset = profile.preset
+    if preset == "claude":
+        return [
+            "claude",
+            "-p",
+            "--model",
+            profile.model,
+            "--system-prompt",
+            system,
+            "--output-format",
+            "json",
+            "--settings",
+            CLAUDE_SETTINGS,
+        ]
+    if preset == "codex":
+        return [
+            "codex",
+            "exec",
+            "--model",
+            profile.model,
+            "--skip-git-repo-check",
+            "--sandbox",
+            "read-only",
+            "-",
+        ]
+    if preset == "gemini":
+        # The prompt itself is appended by the caller (it goes in --prompt).
+        return ["gemini", "--model", profile.model, "--output-format", "json", "--prompt"]
+    if preset == "cmd":
+        return [
+            a.replace("{model}", profile.model).replace("{system_file}", system_file)
+            for a in profile.command
+        ]
+    raise ProviderUnavailable(f"profile {profile.name}: unknown exec preset {preset!r}")
+
+
+def stdin_mode(profile: Profile) -> str:
+    if profile.preset == "codex":
+        return "combined"
+    if profile.preset in ("claude", "gemini"):
+        return "user"
+    if profile.stdin is not None:
+        return profile.stdin
+    uses_file = any("{system_file}" in a for a in profile.command)
+    return "user" if uses_file else "combined"
+
+
+def combine(system: str, user: str) -> str:
+    """Agent doc and fixture prompt as one text, for CLIs with no system-prompt channel."""
+    return f"{system.rstrip()}\n\n---\n\n{user}"
+
+
+class ExecProvider:
+    """Runs one child process per sample and scores its unwrapped stdout."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.name = profile.spec
+        self.model = profile.model
+        self._profile = profile
+        probe = build_argv(profile, "", "")
+        if not probe:
+            raise ProviderUnavailable(f"profile {profile.name}: empty command")
+        if shutil.which(probe[0]) is None:
+            raise ProviderUnavailable(
+                f"profile {profile.name}: {probe[0]!r} is not on PATH (needed by {profile.spec})"
+            )
+
+    async def complete(
+        self,
+        system: str,
+        user: str,
+        *,
+        params: Mapping[str, Any],
+        timeout: float,
+        key: SampleKey | None = None,
+    ) -> ProviderReply:
+        with tempfile.TemporaryDirectory(prefix="earnest-exec-") as workdir:
+            system_file = Path(workdir) / SYSTEM_FILE_NAME
+            system_file.write_text(system, encoding="utf-8")
+            argv = build_argv(self._profile, system, str(system_file))
+            mode = stdin_mode(self._profile)
+            stdin_text = user if mode == "user" else combine(system, user)
+            if self._profile.preset == "gemini":
+                argv.append(user)
+                stdin_text = ""
+            env = dict(os.environ)
+            env[HOOK_DISABLE_ENV] = "1"
+            env["EARNEST_SYSTEM_FILE"] = str(system_file)
+            env["EARNEST_MODEL"] = self.model
+            if self._profile.preset == "gemini":
+                env["GEMINI_SYSTEM_MD"] = str(system_file)
+            started = time.perf_counter()
+            stdout, stderr, code = await run_child(
+                argv, stdin_text, cwd=workdir, env=env, timeout=timeout
+            )
+            latency = time.perf_counter() - started
+        out = stdout.decode("utf-8", errors="replace")
+        err = stderr.decode("utf-8", errors="replace")
+        if code != 0:
+            detail = (err.strip() or out.strip())[-_TAIL:]
+            raise ProviderError(
+                f"{Path(argv[0]).name} exited with status {code}: {detail}",
+                kind="process",
+                raw=out,
+            )
+        return reply_from_stdout(out, latency)
+
+    async def aclose(self) -> None:
+        return None
+
+
+def reply_from_stdout(stdout: str, latency: float) -> ProviderReply:
+    """Unwrap the agent CLI's envelope and read what it says about its own cost and tokens.
+
+    An envelope that reports a failed run (``is_error``, an API error, a failed turn) is a
+    provider failure — the sample is void — never an unparseable reply by the agent."""
+    from earnest.pressure.envelopes import unwrap_envelope
+
+    unwrapped = unwrap_envelope(stdout)
+    if unwrapped.error is not None:
+        raise ProviderError(
+            f"the agent CLI reports a failed run ({unwrapped.envelope}): {unwrapped.error}",
+            kind="agent_error",
+            raw=stdout,
+        )
+    cost, tokens_in, tokens_out = _envelope_usage(stdout)
+    return ProviderReply(
+        text=unwrapped.text,
+        raw=stdout,
+        tokens_in=tokens_in,
+        tokens_out=tokens_out,
+        cost=cost,
+        latency=latency,
+    )
+
+
+def _envelope_usage(stdout: str) -> tuple[float | None, int | None, int | None]:
+    # Only the top-level numbers a CLI reports about itself; the reply text is the envelope
+    # module's business.
+    try:
+        data = json.loads(stdout)
+    except ValueError:
+        return None, None, None
+    if not isinstance(data, dict):
+        return None, None, None
+    cost = data.get("total_cost_usd", data.get("cost_usd"))
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    assert isinstance(usage, dict)
+    tin = usage.get("input_tokens")
+    tout = usage.get("output_tokens")
+    return (
+        float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
+        tin if isinstance(tin, int) else None,
+        tout if isinstance(tout, int) else None,
+    )
+
+
+async def run_child(
+    argv: list[str], stdin_text: str, *, cwd: str, env: Mapping[str, str], timeout: float
+) -> tuple[bytes, bytes, int]:
+    """Run ``argv`` in its own process group; kill the whole group on timeout or cancellation."""
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            cwd=cwd,
+            env=dict(env),
+            start_new_session=True,
+        )
+    except OSError as exc:
+        raise ProviderError(f"cannot start {argv[0]!r}: {exc.strerror}", kind="process") from None
+    try:
+        stdout, stderr = await asyncio.wait_for(
+            proc.communicate(stdin_text.encode("utf-8")), timeout
+        )
+    except TimeoutError:
+        await _kill_group(proc)
+        raise ProviderError(
+            f"{Path(argv[0]).name} gave no reply within {timeout:g}s (process group killed)",
+            kind="timeout",
+        ) from None
+    except BaseException:
+        await _kill_group(proc)
+        raise
+    return stdout, stderr, proc.returncode if proc.returncode is not None else -1
+
+
+async def _kill_group(proc: asyncio.subprocess.Process) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(proc.wait(), 5)
+
+
+__all__ = [
+    "CLAUDE_SETTINGS",
+    "HOOK_DISABLE_ENV",
+    "ExecProvider",
+    "build_argv",
+    "combine",
+    "reply_from_stdout",
+    "run_child",
+    "stdin_mode",
+]

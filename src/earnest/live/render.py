@@ -1,0 +1,331 @@
+"""Render run summaries and comparisons: ``table`` (terminal), ``json``, ``junit`` (XML).
+
+JSON shapes are ``RunSummary.to_json()`` and ``Comparison.to_json()`` (documented in
+``docs/live-runs.md``). JUnit: one test case per fixture × profile × arm; a rule-arm case fails
+when any of its samples failed, an ablated-arm case never fails (it is the RED baseline), a
+case with only void samples is skipped; a comparison's case fails on a regression in it.
+
+Example:
+    >>> fmt_rate(3, 4)
+    '3/4 75%'
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from typing import Any
+
+from earnest.live.compare import Comparison
+from earnest.live.cost import format_usd
+from earnest.live.store import RunInfo
+from earnest.live.summary import RunSummary
+
+FORMATS = ("table", "json", "junit")
+
+
+def fmt_rate(passes: int, n: int) -> str:
+    return f"{passes}/{n} {100 * passes / n:.0f}%" if n else "-"
+
+
+def fmt_interval(lo: float, hi: float, signed: bool = False) -> str:
+    if signed:
+        return f"[{lo:+.2f}, {hi:+.2f}]"
+    return f"[{lo:.2f}, {hi:.2f}]"
+
+
+def _console() -> tuple[Any, io.StringIO]:
+    from rich.console import Console
+
+    buf = io.StringIO()
+    return Console(file=buf, width=160, force_terminal=False, no_color=True), buf
+
+
+def summary_table(s: RunSummary) -> str:
+    from rich.table import Table
+
+    console, buf = _console()
+    run = s.run
+    console.print(
+        f"run {run.run_id} ({run.status}): {s.stored}/{run.total} samples, "
+        f"{s.judged} judged, {s.void} void, cost {format_usd(s.cost)}"
+        + (f" (+{s.unpriced} unpriced)" if s.unpriced else ""),
+        markup=False,
+        highlight=False,
+    )
+    cells = Table(title="fixture × profile × arm", title_justify="left")
+    for col in (
+        "fixture",
+        "rule",
+        "profile",
+        "arm",
+        "pass",
+        "95% CI",
+        "pass^k",
+        "verdicts",
+        "void",
+    ):
+        cells.add_column(col, overflow="fold")
+    for c in s.cells:
+        k = min(3, c.n)
+        phk = f"{c.pass_hat_k[k]:.2f} (k={k})" if k else "-"
+        verdicts = ", ".join(f"{v} {n}" for v, n in c.counts.items() if n)
+        cells.add_row(
+            c.fixture_id,
+            c.rule_id,
+            c.profile,
+            c.arm,
+            fmt_rate(c.passes, c.n),
+            fmt_interval(*c.interval) if c.n else "-",
+            phk,
+            verdicts or "-",
+            str(c.void) if c.void else "",
+        )
+    console.print(cells)
+    failing = [c for c in s.cells if c.n > c.passes]
+    if failing:
+        rt = Table(title="rationalizations in failed replies", title_justify="left")
+        for col in ("fixture", "profile", "arm", "matched", "unmatched failures", "never matched"):
+            rt.add_column(col, overflow="fold")
+        for c in failing:
+            rt.add_row(
+                c.fixture_id,
+                c.profile,
+                c.arm,
+                "; ".join(f"{n}× {e}" for e, n in c.matched.items()) or "-",
+                str(c.unmatched_failures),
+                "; ".join(c.unmatched) or "-",
+            )
+        console.print(rt)
+    if s.rules:
+        rules = Table(
+            title="per rule: ablation delta (rule arm − ablated arm)", title_justify="left"
+        )
+        for col in ("rule", "profile", "rule arm", "ablated arm", "delta", "95% CI", "flag"):
+            rules.add_column(col)
+        for r in s.rules:
+            rules.add_row(
+                r.rule_id,
+                r.profile,
+                fmt_rate(r.rule_passes, r.rule_n),
+                fmt_rate(r.ablated_passes, r.ablated_n),
+                f"{r.delta:+.2f}" if r.delta is not None else "-",
+                fmt_interval(*r.interval, signed=True) if r.delta is not None else "-",
+                r.flag or "",
+            )
+        console.print(rules)
+    if s.voids:
+        console.print(f"void samples ({len(s.voids)}):", markup=False)
+        for v in s.voids[:20]:
+            console.print(
+                f"  {v.fixture_id} [{v.profile}/{v.arm}/epoch {v.epoch}] "
+                f"after {v.attempts} attempt(s): {v.error}",
+                markup=False,
+                highlight=False,
+            )
+        if len(s.voids) > 20:
+            console.print(f"  ... and {len(s.voids) - 20} more (see --format json)")
+    return buf.getvalue()
+
+
+def summary_junit(s: RunSummary) -> str:
+    root = ET.Element("testsuites", name=f"earnest run {s.run.run_id}")
+    by_profile: dict[str, ET.Element] = {}
+    for c in s.cells:
+        suite = by_profile.get(c.profile)
+        if suite is None:
+            suite = ET.SubElement(root, "testsuite", name=f"earnest.live.{c.profile}")
+            by_profile[c.profile] = suite
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname=f"earnest.live.{c.profile}",
+            name=f"{c.fixture_id} [{c.arm}]",
+        )
+        detail = ", ".join(f"{v} {n}" for v, n in c.counts.items() if n)
+        if c.n == 0:
+            ET.SubElement(case, "skipped", message=f"all {c.void} samples void")
+        elif c.arm == "rule" and c.passes < c.n:
+            fail = ET.SubElement(
+                case, "failure", message=f"{c.n - c.passes} of {c.n} samples failed: {detail}"
+            )
+            fail.text = detail
+        ET.SubElement(
+            case, "system-out"
+        ).text = f"pass {fmt_rate(c.passes, c.n)}; {detail}; void {c.void}"
+    for r in s.rules:
+        suite = by_profile.setdefault(
+            r.profile, ET.SubElement(root, "testsuite", name=f"earnest.live.{r.profile}")
+        )
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname=f"earnest.live.{r.profile}",
+            name=f"rule {r.rule_id} ablation",
+        )
+        if r.flag:
+            ET.SubElement(case, "skipped", message=f"{r.flag}: the ablated arm already complies")
+    _count(root)
+    return _xml(root)
+
+
+def _count(root: ET.Element) -> None:
+    total = fails = skips = 0
+    for suite in root.findall("testsuite"):
+        cases = suite.findall("testcase")
+        f = sum(1 for c in cases if c.find("failure") is not None)
+        sk = sum(1 for c in cases if c.find("skipped") is not None)
+        suite.set("tests", str(len(cases)))
+        suite.set("failures", str(f))
+        suite.set("skipped", str(sk))
+        suite.set("errors", "0")
+        total, fails, skips = total + len(cases), fails + f, skips + sk
+    root.set("tests", str(total))
+    root.set("failures", str(fails))
+    root.set("skipped", str(skips))
+    root.set("errors", "0")
+
+
+def _xml(root: ET.Element) -> str:
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def render_summary(s: RunSummary, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(s.to_json(), indent=2) + "\n"
+    if fmt == "junit":
+        return summary_junit(s)
+    return summary_table(s)
+
+
+def comparison_table(c: Comparison) -> str:
+    console, buf = _console()
+    p = console.print
+    p(f"baseline {c.baseline} → candidate {c.candidate}: {c.paired} paired samples", markup=False)
+    for note in c.notes:
+        p(f"note: {note}", markup=False, highlight=False)
+
+    def key(k: tuple[str, str, str, int]) -> str:
+        return f"{k[0]} [{k[1]}/{k[2]}/epoch {k[3]}]"
+
+    sections: list[tuple[str, Sequence[Any]]] = [
+        ("pass → fail flips", c.flips),
+        ("new unparseable replies", c.new_unparseable),
+    ]
+    for title, items in sections:
+        if items:
+            p(f"{title} ({len(items)}):", markup=False)
+            for ch in items:
+                p(
+                    f"  {key(ch.key)}: {ch.before or 'absent'} → {ch.after}",
+                    markup=False,
+                    highlight=False,
+                )
+    if c.drops:
+        p(f"pass-rate drops beyond the 95% interval ({len(c.drops)}):", markup=False)
+        for d in c.drops:
+            p(
+                f"  {d.fixture_id} [{d.profile}/{d.arm}]: {fmt_rate(*d.baseline)} → "
+                f"{fmt_rate(*d.candidate)} (delta {d.delta:+.2f}, CI {fmt_interval(*d.interval, signed=True)})",
+                markup=False,
+                highlight=False,
+            )
+    if c.fixes:
+        p(f"fail → pass ({len(c.fixes)}):", markup=False)
+        for ch in c.fixes:
+            p(f"  {key(ch.key)}: {ch.before} → {ch.after}", markup=False, highlight=False)
+    if c.void:
+        p(f"void on one side, not compared ({len(c.void)})", markup=False)
+    if c.only_baseline or c.only_candidate:
+        p(
+            f"unpaired: {len(c.only_baseline)} only in the baseline, "
+            f"{len(c.only_candidate)} only in the candidate",
+            markup=False,
+        )
+    p(
+        f"{c.regressions} regression(s)" if c.regressions else "no regressions",
+        markup=False,
+    )
+    return buf.getvalue()
+
+
+def comparison_junit(c: Comparison) -> str:
+    root = ET.Element("testsuites", name=f"earnest compare {c.baseline} {c.candidate}")
+    suite = ET.SubElement(root, "testsuite", name="earnest.compare")
+    problems: dict[tuple[str, str, str], list[str]] = {}
+    cells: set[tuple[str, str, str]] = set()
+    for ch in (*c.flips, *c.fixes, *c.new_unparseable, *c.void):
+        cells.add(ch.key[:3])
+    for ch in c.flips:
+        problems.setdefault(ch.key[:3], []).append(f"epoch {ch.key[3]}: pass → {ch.after}")
+    for ch in c.new_unparseable:
+        problems.setdefault(ch.key[:3], []).append(f"epoch {ch.key[3]}: new fail-unparseable")
+    for d in c.drops:
+        cell = (d.fixture_id, d.profile, d.arm)
+        cells.add(cell)
+        problems.setdefault(cell, []).append(
+            f"pass rate {fmt_rate(*d.baseline)} → {fmt_rate(*d.candidate)}"
+        )
+    for cell in sorted(cells):
+        case = ET.SubElement(
+            suite, "testcase", classname=f"earnest.compare.{cell[1]}", name=f"{cell[0]} [{cell[2]}]"
+        )
+        if cell in problems:
+            fail = ET.SubElement(case, "failure", message="; ".join(problems[cell]))
+            fail.text = "\n".join(problems[cell])
+    if not cells:
+        ET.SubElement(suite, "testcase", classname="earnest.compare", name="paired samples")
+    _count(root)
+    return _xml(root)
+
+
+def render_comparison(c: Comparison, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(c.to_json(), indent=2) + "\n"
+    if fmt == "junit":
+        return comparison_junit(c)
+    return comparison_table(c)
+
+
+def runs_table(runs: Sequence[RunInfo], counts: Sequence[int], fmt: str) -> str:
+    if fmt == "json":
+        return (
+            json.dumps(
+                [
+                    {
+                        "run_id": r.run_id,
+                        "status": r.status,
+                        "created_at": r.created_at,
+                        "total": r.total,
+                        "stored": n,
+                        "profiles": [p["name"] for p in r.config.get("profiles", [])],
+                    }
+                    for r, n in zip(runs, counts, strict=True)
+                ],
+                indent=2,
+            )
+            + "\n"
+        )
+    lines = [
+        f"{r.run_id}  {r.status:<11} {n}/{r.total}  {r.created_at}  "
+        + ",".join(p["name"] for p in r.config.get("profiles", []))
+        for r, n in zip(runs, counts, strict=True)
+    ]
+    return "\n".join(lines) + ("\n" if lines else "no runs\n")
+
+
+__all__ = [
+    "FORMATS",
+    "comparison_junit",
+    "comparison_table",
+    "fmt_interval",
+    "fmt_rate",
+    "render_comparison",
+    "render_summary",
+    "runs_table",
+    "summary_junit",
+    "summary_table",
+]

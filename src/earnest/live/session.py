@@ -1,0 +1,252 @@
+"""Set up a run (new or resumed) from a suite, its ``[live]`` table and command-line overrides.
+
+Everything that can fail on bad input fails here, before a single sample starts and before
+the cost confirmation: unknown profiles, a missing SDK or API key, unknown fixture ids, a suite
+that changed under a resumed run.
+
+Example:
+    >>> Overrides().matrix_options()
+    []
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from earnest import __version__
+from earnest.errors import InputError
+from earnest.live.config import LiveConfig, live_config_from_table, parse_arms
+from earnest.live.profiles import Profile, parse_cli_profile, parse_spec
+from earnest.live.providers import Provider, make_provider
+from earnest.live.runner import (
+    Estimate,
+    Observer,
+    Prepared,
+    Runner,
+    RunResult,
+    check_resumable,
+    estimate,
+    new_run_id,
+    plan_samples,
+    prepare,
+    select_fixtures,
+    suite_checksums,
+)
+from earnest.live.store import RunInfo, RunStore
+from earnest.pressure.models import Suite
+from earnest.pressure.suite import load_suite
+
+
+@dataclass(frozen=True, slots=True)
+class Overrides:
+    """Command-line options; ``None`` / empty means "as configured"."""
+
+    profiles: tuple[str, ...] = ()
+    base_url: str | None = None
+    samples: int | None = None
+    arms: str | None = None
+    concurrency: int | None = None
+    timeout: float | None = None
+    retries: int | None = None
+    backoff: float | None = None
+    seed: int | None = None
+    shuffle: bool | None = None
+    max_cost: float | None = None
+    fixtures: str | None = None
+
+    def matrix_options(self) -> list[str]:
+        """The options that would change which samples a run takes (refused on resume)."""
+        names = {
+            "profiles": "--profile",
+            "base_url": "--base-url",
+            "samples": "--samples",
+            "arms": "--arms",
+            "seed": "--seed",
+            "shuffle": "--no-shuffle",
+            "fixtures": "--fixtures",
+        }
+        return [flag for attr, flag in names.items() if getattr(self, attr) not in (None, ())]
+
+
+@dataclass
+class RunPlan:
+    suite: Suite
+    config: LiveConfig
+    run: RunInfo
+    prepared: list[Prepared]
+    pending: list[Prepared]
+    providers: dict[str, Provider] = field(default_factory=dict)
+    resumed: bool = False
+
+    @property
+    def broken_fixture_files(self) -> list[Path]:
+        """Fixture files that did not load (``earnest lint`` says why): left out of the run."""
+        return [f.path for f in self.suite.fixture_files if f.fixture is None]
+
+    @property
+    def estimate(self) -> Estimate:
+        return estimate(self.pending)
+
+
+def _load_suite(suite_dir: Path) -> Suite:
+    return load_suite(suite_dir)
+
+
+def configured(suite: Suite, ov: Overrides) -> LiveConfig:
+    cfg_file = suite.config.config_file
+    prefix = "tool.earnest." if cfg_file.name == "pyproject.toml" else ""
+    base = live_config_from_table(suite.config.raw.get("live"), file=cfg_file, prefix=prefix)
+    profiles = list(base.profiles)
+    if ov.profiles:
+        chosen: list[Profile] = []
+        for text in ov.profiles:
+            name, spec = parse_cli_profile(text)
+            if spec is None:
+                found = base.profile(name)
+                if found is None:
+                    known = ", ".join(p.name for p in base.profiles) or "none configured"
+                    raise InputError(
+                        cfg_file, "live.profiles", f"no profile named {name!r} (known: {known})"
+                    )
+                chosen.append(found)
+            else:
+                chosen.append(parse_spec(name, spec, place="--profile"))
+        names = [p.name for p in chosen]
+        dup = next((n for n in names if names.count(n) > 1), None)
+        if dup:
+            raise InputError(None, "--profile", f"profile {dup!r} given twice")
+        profiles = chosen
+    if not profiles:
+        raise InputError(
+            cfg_file,
+            "live.profiles",
+            "no profiles: pass --profile NAME=PROVIDER:MODEL or add [live.profiles.NAME]",
+        )
+    if ov.base_url:
+        profiles = [
+            dataclasses.replace(p, base_url=ov.base_url) if p.kind in ("openai", "anthropic") else p
+            for p in profiles
+        ]
+    cfg = dataclasses.replace(base, profiles=tuple(profiles))
+    changes: dict[str, object] = {}
+    for attr in (
+        "samples",
+        "concurrency",
+        "timeout",
+        "retries",
+        "backoff",
+        "seed",
+        "shuffle",
+        "max_cost",
+    ):
+        value = getattr(ov, attr)
+        if value is not None:
+            changes[attr] = value
+    if ov.arms is not None:
+        changes["arms"] = parse_arms(ov.arms, file=None, place="--arms")
+    if ov.fixtures is not None:
+        changes["fixtures"] = tuple(x.strip() for x in ov.fixtures.split(",") if x.strip())
+    return dataclasses.replace(cfg, **changes)  # type: ignore[arg-type]
+
+
+def _providers(config: LiveConfig, suite: Suite, base: Path) -> dict[str, Provider]:
+    fixtures = {f.id: f for f in suite.fixtures}
+    return {p.name: make_provider(p, base=base, fixtures=fixtures) for p in config.profiles}
+
+
+def plan_new(suite_dir: Path, ov: Overrides) -> RunPlan:
+    """A new run: not stored until :func:`execute`."""
+    suite = _load_suite(suite_dir)
+    config = configured(suite, ov)
+    fixtures = select_fixtures(suite, config.fixtures)
+    if not fixtures:
+        raise InputError(suite.config.fixtures, None, "the suite has no loadable fixtures")
+    checksums = suite_checksums(suite, fixtures)
+    planned = plan_samples(suite, config)
+    prepared = [prepare(suite, p, config, checksums) for p in planned]
+    run = RunInfo(
+        run_id=new_run_id(),
+        suite_root=str(suite_dir.resolve()),
+        config=config.to_dict(),
+        checksums=checksums,
+        total=len(prepared),
+        earnest_version=__version__,
+    )
+    providers = _providers(config, suite, suite_dir)
+    return RunPlan(suite, config, run, prepared, prepared, providers)
+
+
+def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overrides) -> RunPlan:
+    """Resume ``run_id``: only samples not yet judged are taken (void ones are retried)."""
+    fixed = ov.matrix_options()
+    if fixed:
+        raise InputError(
+            None,
+            fixed[0],
+            "cannot change the matrix of a resumed run (it keeps its stored configuration)",
+        )
+    run = store.get_run(run_id)
+    root = suite_dir if suite_dir is not None else Path(run.suite_root)
+    suite = _load_suite(root)
+    stored = LiveConfig.from_dict(run.config)
+    changes: dict[str, object] = {}
+    for attr in ("concurrency", "timeout", "retries", "backoff", "max_cost"):
+        value = getattr(ov, attr)
+        if value is not None:
+            changes[attr] = value
+    config = dataclasses.replace(stored, **changes)  # type: ignore[arg-type]
+    fixtures = select_fixtures(suite, stored.fixtures)
+    current = suite_checksums(suite, fixtures)
+    check_resumable(run.checksums, current, run_id)
+    planned = plan_samples(suite, config)
+    if len(planned) != run.total:
+        raise InputError(
+            root, None, f"the suite no longer yields the {run.total} samples run {run_id} planned"
+        )
+    judged = set(store.iter_keys(run_id, judged_only=True))
+    prepared = [prepare(suite, p, config, run.checksums) for p in planned]
+    pending = [p for p in prepared if p.planned.key not in judged]
+    providers = _providers(config, suite, root) if pending else {}
+    return RunPlan(suite, config, run, prepared, pending, providers, resumed=True)
+
+
+def execute(plan: RunPlan, store: RunStore, observer: Observer | None = None) -> RunResult:
+    """Store the run (if new) and take its pending samples; returns when all are stored, the
+    budget stops it, or it is interrupted (``KeyboardInterrupt`` propagates after marking it)."""
+    if not plan.resumed:
+        store.create_run(plan.run)
+    runner = Runner(
+        suite=plan.suite,
+        run=plan.run,
+        config=plan.config,
+        store=store,
+        providers=plan.providers,
+        prepared=plan.prepared,
+        observer=observer,
+    )
+
+    async def main() -> RunResult:
+        try:
+            return await runner.run()
+        finally:
+            for p in plan.providers.values():
+                await p.aclose()
+
+    try:
+        return asyncio.run(main())
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        store.set_status(plan.run.run_id, "interrupted")
+        raise
+
+
+__all__ = [
+    "Overrides",
+    "RunPlan",
+    "configured",
+    "execute",
+    "plan_new",
+    "plan_resume",
+]

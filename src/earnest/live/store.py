@@ -1,0 +1,382 @@
+"""The SQLite run store: every sample is written the moment it completes.
+
+One file (default ``.earnest/runs.db``), WAL journal, standard-library ``sqlite3``. A run row
+holds the configuration and the suite's checksums; a sample row holds everything needed to
+re-judge, report and compare it: prompt hash, agent-doc and fixture checksums, provider, model
+and parameters, arm, epoch, displayed order, raw and unwrapped reply, verdict and reason (or
+the error that voided it), latency, tokens and cost.
+
+A sample's key is ``(run, fixture, profile, arm, epoch)`` — the primary key — so a resumed run
+never stores a sample twice. A void sample may be replaced by a later attempt; a judged one is
+never overwritten.
+
+Example:
+    >>> import tempfile, pathlib
+    >>> db = pathlib.Path(tempfile.mkdtemp()) / "runs.db"
+    >>> with RunStore(db) as store:
+    ...     store.list_runs()
+    []
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from earnest.errors import InputError
+
+DEFAULT_STORE = Path(".earnest") / "runs.db"
+SCHEMA_VERSION = 1
+RUN_STATUSES = ("running", "complete", "stopped", "interrupted")
+
+SampleId = tuple[str, str, str, int]
+"""(fixture_id, profile, arm, epoch): a sample's key within its run."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    status TEXT NOT NULL,
+    suite_root TEXT NOT NULL,
+    config_json TEXT NOT NULL,
+    checksums_json TEXT NOT NULL,
+    total INTEGER NOT NULL,
+    earnest_version TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS samples (
+    run_id TEXT NOT NULL REFERENCES runs(run_id),
+    fixture_id TEXT NOT NULL,
+    profile TEXT NOT NULL,
+    arm TEXT NOT NULL,
+    epoch INTEGER NOT NULL,
+    rule_id TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    provider TEXT NOT NULL,
+    model TEXT NOT NULL,
+    reply_model TEXT,
+    params_json TEXT NOT NULL,
+    prompt_hash TEXT NOT NULL,
+    agent_doc_sha256 TEXT NOT NULL,
+    fixture_sha256 TEXT NOT NULL,
+    displayed_order TEXT NOT NULL,
+    raw_reply TEXT,
+    reply TEXT,
+    verdict TEXT,
+    reason TEXT,
+    chosen TEXT,
+    rationalizations TEXT,
+    unmatched_failure INTEGER NOT NULL DEFAULT 0,
+    judgement_json TEXT,
+    void INTEGER NOT NULL DEFAULT 0,
+    error TEXT,
+    error_kind TEXT,
+    attempts INTEGER NOT NULL DEFAULT 1,
+    latency REAL,
+    tokens_in INTEGER,
+    tokens_out INTEGER,
+    cost REAL,
+    finished_at TEXT NOT NULL,
+    PRIMARY KEY (run_id, fixture_id, profile, arm, epoch)
+);
+"""
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """A run's row: configuration (``config``) and checksums of what it measured."""
+
+    run_id: str
+    suite_root: str
+    config: dict[str, Any]
+    checksums: dict[str, Any]
+    total: int
+    status: str = "running"
+    created_at: str = field(default_factory=now_iso)
+    updated_at: str = field(default_factory=now_iso)
+    earnest_version: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SampleRecord:
+    """One stored sample. ``verdict`` is ``None`` exactly when the sample is void."""
+
+    run_id: str
+    fixture_id: str
+    profile: str
+    arm: str
+    epoch: int
+    rule_id: str
+    agent: str
+    provider: str
+    model: str
+    params: dict[str, Any]
+    prompt_hash: str
+    agent_doc_sha256: str
+    fixture_sha256: str
+    displayed_order: tuple[str, ...]
+    raw_reply: str | None = None
+    reply: str | None = None
+    verdict: str | None = None
+    reason: str | None = None
+    chosen: tuple[str, ...] = ()
+    rationalizations: tuple[str, ...] = ()
+    unmatched_failure: bool = False
+    judgement: dict[str, Any] | None = None
+    void: bool = False
+    error: str | None = None
+    error_kind: str | None = None
+    attempts: int = 1
+    latency: float | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    cost: float | None = None
+    reply_model: str | None = None
+    finished_at: str = field(default_factory=now_iso)
+
+    @property
+    def key(self) -> SampleId:
+        return (self.fixture_id, self.profile, self.arm, self.epoch)
+
+
+_COLUMNS = [
+    "run_id",
+    "fixture_id",
+    "profile",
+    "arm",
+    "epoch",
+    "rule_id",
+    "agent",
+    "provider",
+    "model",
+    "reply_model",
+    "params_json",
+    "prompt_hash",
+    "agent_doc_sha256",
+    "fixture_sha256",
+    "displayed_order",
+    "raw_reply",
+    "reply",
+    "verdict",
+    "reason",
+    "chosen",
+    "rationalizations",
+    "unmatched_failure",
+    "judgement_json",
+    "void",
+    "error",
+    "error_kind",
+    "attempts",
+    "latency",
+    "tokens_in",
+    "tokens_out",
+    "cost",
+    "finished_at",
+]
+_KEY = ("run_id", "fixture_id", "profile", "arm", "epoch")
+
+
+class RunStore:
+    """Open (creating if asked) the store at ``path``; one connection, one writer."""
+
+    def __init__(self, path: str | Path = DEFAULT_STORE, *, create: bool = True) -> None:
+        self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise InputError(self.path, None, "no run store here (pass --store PATH)")
+        if create:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise InputError(self.path, None, f"cannot create the store: {exc}") from None
+        try:
+            self._db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # WAL + NORMAL survives a killed process; only a power cut can lose the last commits.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+            self._db.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
+                (str(SCHEMA_VERSION),),
+            )
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise InputError(self.path, None, f"not an earnest run store: {exc}") from None
+        if row is None or int(row[0]) != SCHEMA_VERSION:
+            raise InputError(
+                self.path, "meta.schema_version", f"unsupported store schema {row and row[0]}"
+            )
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # runs -------------------------------------------------------------------------------
+
+    def create_run(self, run: RunInfo) -> None:
+        try:
+            self._db.execute(
+                "INSERT INTO runs(run_id, created_at, updated_at, status, suite_root, config_json,"
+                " checksums_json, total, earnest_version) VALUES (?,?,?,?,?,?,?,?,?)",
+                (
+                    run.run_id,
+                    run.created_at,
+                    run.updated_at,
+                    run.status,
+                    run.suite_root,
+                    json.dumps(run.config, sort_keys=True),
+                    json.dumps(run.checksums, sort_keys=True),
+                    run.total,
+                    run.earnest_version,
+                ),
+            )
+        except sqlite3.IntegrityError:
+            raise InputError(self.path, run.run_id, "a run with this id already exists") from None
+
+    def get_run(self, run_id: str) -> RunInfo:
+        row = self._db.execute(
+            "SELECT run_id, suite_root, config_json, checksums_json, total, status, created_at,"
+            " updated_at, earnest_version FROM runs WHERE run_id = ?",
+            (run_id,),
+        ).fetchone()
+        if row is None:
+            known = [r.run_id for r in self.list_runs()[-5:]]
+            hint = f" (recent: {', '.join(known)})" if known else " (the store has no runs)"
+            raise InputError(self.path, run_id, f"no such run{hint}")
+        return RunInfo(
+            run_id=row[0],
+            suite_root=row[1],
+            config=json.loads(row[2]),
+            checksums=json.loads(row[3]),
+            total=row[4],
+            status=row[5],
+            created_at=row[6],
+            updated_at=row[7],
+            earnest_version=row[8],
+        )
+
+    def list_runs(self) -> list[RunInfo]:
+        ids = [
+            r[0] for r in self._db.execute("SELECT run_id FROM runs ORDER BY created_at, run_id")
+        ]
+        return [self.get_run(i) for i in ids]
+
+    def set_status(self, run_id: str, status: str) -> None:
+        if status not in RUN_STATUSES:
+            raise ValueError(status)
+        self._db.execute(
+            "UPDATE runs SET status = ?, updated_at = ? WHERE run_id = ?",
+            (status, now_iso(), run_id),
+        )
+
+    # samples ----------------------------------------------------------------------------
+
+    def put_sample(self, rec: SampleRecord) -> bool:
+        """Store one sample at once (autocommit). Returns False when a judged sample with the
+        same key is already stored (it is kept, never duplicated or overwritten)."""
+        values = _row(rec)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS if c not in _KEY)
+        cur = self._db.execute(
+            f"INSERT INTO samples({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
+            f" ON CONFLICT({', '.join(_KEY)}) DO UPDATE SET {updates} WHERE samples.void = 1",
+            values,
+        )
+        return cur.rowcount > 0
+
+    def samples(self, run_id: str) -> list[SampleRecord]:
+        cur = self._db.execute(
+            f"SELECT {', '.join(_COLUMNS)} FROM samples WHERE run_id = ?"
+            " ORDER BY fixture_id, profile, arm, epoch",
+            (run_id,),
+        )
+        return [_record(dict(zip(_COLUMNS, row, strict=True))) for row in cur]
+
+    def iter_keys(self, run_id: str, *, judged_only: bool = True) -> Iterator[SampleId]:
+        sql = "SELECT fixture_id, profile, arm, epoch FROM samples WHERE run_id = ?"
+        if judged_only:
+            sql += " AND void = 0"
+        for f, p, a, e in self._db.execute(sql, (run_id,)):
+            yield (f, p, a, int(e))
+
+    def count(self, run_id: str) -> int:
+        row = self._db.execute("SELECT COUNT(*) FROM samples WHERE run_id = ?", (run_id,))
+        return int(row.fetchone()[0])
+
+
+def _row(rec: SampleRecord) -> tuple[Any, ...]:
+    d = {f.name: getattr(rec, f.name) for f in fields(rec)}
+    d["params_json"] = json.dumps(d.pop("params"), sort_keys=True)
+    d["displayed_order"] = json.dumps(list(rec.displayed_order))
+    d["chosen"] = json.dumps(list(rec.chosen))
+    d["rationalizations"] = json.dumps(list(rec.rationalizations))
+    d["judgement_json"] = None if rec.judgement is None else json.dumps(rec.judgement)
+    d.pop("judgement")
+    d["void"] = 1 if rec.void else 0
+    d["unmatched_failure"] = 1 if rec.unmatched_failure else 0
+    return tuple(d[c] for c in _COLUMNS)
+
+
+def _record(d: dict[str, Any]) -> SampleRecord:
+    def load_list(v: str | None) -> tuple[str, ...]:
+        return tuple(json.loads(v)) if v else ()
+
+    return SampleRecord(
+        run_id=d["run_id"],
+        fixture_id=d["fixture_id"],
+        profile=d["profile"],
+        arm=d["arm"],
+        epoch=int(d["epoch"]),
+        rule_id=d["rule_id"],
+        agent=d["agent"],
+        provider=d["provider"],
+        model=d["model"],
+        params=json.loads(d["params_json"]),
+        prompt_hash=d["prompt_hash"],
+        agent_doc_sha256=d["agent_doc_sha256"],
+        fixture_sha256=d["fixture_sha256"],
+        displayed_order=load_list(d["displayed_order"]),
+        raw_reply=d["raw_reply"],
+        reply=d["reply"],
+        verdict=d["verdict"],
+        reason=d["reason"],
+        chosen=load_list(d["chosen"]),
+        rationalizations=load_list(d["rationalizations"]),
+        unmatched_failure=bool(d["unmatched_failure"]),
+        judgement=json.loads(d["judgement_json"]) if d["judgement_json"] else None,
+        void=bool(d["void"]),
+        error=d["error"],
+        error_kind=d["error_kind"],
+        attempts=int(d["attempts"]),
+        latency=d["latency"],
+        tokens_in=d["tokens_in"],
+        tokens_out=d["tokens_out"],
+        cost=d["cost"],
+        reply_model=d["reply_model"],
+        finished_at=d["finished_at"],
+    )
+
+
+__all__ = [
+    "DEFAULT_STORE",
+    "RUN_STATUSES",
+    "SCHEMA_VERSION",
+    "RunInfo",
+    "RunStore",
+    "SampleId",
+    "SampleRecord",
+    "now_iso",
+]
