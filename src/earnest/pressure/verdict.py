@@ -123,7 +123,8 @@ class _Prepared:
 
     fixture: Fixture
     rule: str
-    must_cite: tuple[tuple[str, re.Pattern[str]], ...]
+    must_cite: tuple[tuple[str, str | None, re.Pattern[str]], ...]
+    """(string, its lower-case form when it is one word, pattern)"""
     compliant: frozenset[str]
     own_order: tuple[str, ...]
     own_labels: frozenset[str]
@@ -141,7 +142,9 @@ def _prepare(fixture: Fixture) -> _Prepared:
     prepared = _Prepared(
         fixture=fixture,
         rule=normalize_rule_id(fixture.rule),
-        must_cite=tuple((s, _text_pattern(s)) for s in fixture.must_cite if s.strip()),
+        must_cite=tuple(
+            (s, _one_word(s), _text_pattern(s)) for s in fixture.must_cite if s.strip()
+        ),
         # Deny by default: a fixture whose compliant flag and correct_choice disagree (a lint
         # error) passes nobody rather than the wrong option.
         compliant=frozenset(
@@ -155,6 +158,12 @@ def _prepare(fixture: Fixture) -> _Prepared:
         _PREPARED.clear()
     _PREPARED[id(fixture)] = prepared
     return prepared
+
+
+def _one_word(text: str) -> str | None:
+    # The lower-case word _text_pattern would match literally, if the text is one word.
+    parts = text.lower().split()
+    return parts[0] if len(parts) == 1 else None
 
 
 def _text_pattern(text: str) -> re.Pattern[str]:
@@ -212,7 +221,12 @@ def judge(
     compliant = chosen in prep.compliant
 
     citations = citations_for(rules)
-    missing_strings = [s for s, pattern in prep.must_cite if pattern.search(low) is None]
+    missing_strings = [
+        s
+        for s, word, pattern in prep.must_cite
+        # One word: the pattern is that literal, and a substring test is ~3x faster.
+        if (word not in low if word is not None else pattern.search(low) is None)
+    ]
     # Whether a reply passes turns on its decision, the targeted rule and must_cite alone, so
     # that is settled first; the full list of rules it cites is then found the cheaper way.
     found = citations.mentioned(text, low) if compliant else None
