@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
@@ -247,8 +248,33 @@ def test_compare_runs_flags_flips_and_new_unparseable_replies(
     }
     assert len(data["flips"]) == 4 and len(data["new_unparseable"]) == 2
     assert data["paired"] == 6
+    flip = next(f for f in data["flips"] if f["fixture_id"] == "LIVE-002")
+    assert flip["reason"].startswith("chose ") and "non-compliant" in flip["reason"]
+    assert flip["choice"] and "(compliant)" in flip["baseline_reason"]
     junit = run_earnest("compare", base, worse, "--store", str(db), "--format", "junit")
-    assert junit.returncode == 1 and junit.stdout.count("<failure") == 2
+    assert junit.returncode == 1
+    root = ET.fromstring(junit.stdout)
+    cases = root.findall("./testsuite/testcase")
+    # one case per paired sample, plus one per pass-rate drop (2/2 → 0/2 in two cells)
+    assert len(cases) == data["paired"] + len(data["drops"]) == 8
+    failed = {c.get("name"): c.find("failure") for c in cases if c.find("failure") is not None}
+    assert len(failed) == 6 and int(root.get("failures", "")) == 6
+    fail = failed["LIVE-002 [local/rule/epoch 0]"]
+    assert fail is not None and fail.get("type") == "fail-choice"
+    assert fail.get("message", "").startswith("pass → fail-choice: chose ")
+    assert "reason: chose " in (fail.text or "") and "reply:\n" in (fail.text or "")
+    assert "choice: " in (fail.text or "")
+    unparseable = failed["LIVE-001 [local/rule/epoch 1]"]
+    assert unparseable is not None and unparseable.get("type") == "fail-unparseable"
+    passed = [c for c in cases if c.find("failure") is None]
+    assert {c.get("name") for c in passed} == {
+        "LIVE-000 [local/rule/epoch 0]",
+        "LIVE-000 [local/rule/epoch 1]",
+    }
+    assert {c.get("name") for c in cases if "pass rate" in (c.get("name") or "")} == {
+        "LIVE-001 [local/rule] pass rate",
+        "LIVE-002 [local/rule] pass rate",
+    }
     table = run_earnest("compare", base, worse, "--store", str(db))
     assert "pass → fail flips (4)" in table.stdout
 
@@ -264,6 +290,8 @@ def test_bless_then_compare_against_the_baseline_file(
     assert doc["earnest_baseline"] == 1 and doc["run_id"] == good
     assert len(doc["samples"]) == 6 and {s["verdict"] for s in doc["samples"]} == {"pass"}
     assert doc["profiles"]["local"]["model"] == "llama3" and "fixer" in doc["agent_docs"]
+    assert all(s["reason"].startswith("chose ") for s in doc["samples"])
+    assert all(len(s["choice"]) == 1 == len(s["displayed_choice"]) for s in doc["samples"])
 
     again = run_earnest("baseline", "bless", bad, "--store", str(db), "--output", str(baseline))
     assert again.returncode == 2 and "--force" in again.stderr
@@ -276,6 +304,27 @@ def test_bless_then_compare_against_the_baseline_file(
     other = tmp_path / "bad.json"
     run_earnest("baseline", "bless", bad, "--store", str(db), "--output", str(other))
     assert run_earnest("compare", str(baseline), str(other)).returncode == 1
+
+
+def test_a_baseline_blessed_before_reasons_were_kept_still_compares(
+    tmp_path: Path, three_runs: tuple[Path, Path, str, str, str]
+) -> None:
+    _, db, good, _, bad = three_runs
+    baseline = tmp_path / "baseline.json"
+    assert (
+        run_earnest("baseline", "bless", good, "--store", str(db), "-o", str(baseline)).returncode
+        == 0
+    )
+    doc = json.loads(baseline.read_text())
+    for s in doc["samples"]:  # the shape `baseline bless` wrote before this change
+        del s["reason"], s["choice"], s["displayed_choice"]
+    baseline.write_text(json.dumps(doc))
+    out = run_earnest("compare", str(baseline), bad, "--store", str(db), "--format", "junit")
+    assert out.returncode == 1, out.stderr
+    root = ET.fromstring(out.stdout)
+    fail = root.find("./testsuite/testcase[@name='LIVE-002 [local/rule/epoch 1]']/failure")
+    assert fail is not None and "non-compliant" in fail.get("message", "")
+    assert "baseline reason" not in (fail.text or "")
 
 
 def test_bad_input_exits_2_with_a_clear_message(tmp_path: Path) -> None:

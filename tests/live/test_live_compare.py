@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
 
@@ -211,13 +212,27 @@ def test_pairing_profiles_for_a_model_swap() -> None:
 
 
 def test_bless_round_trip_and_checksum_notes(tmp_path: Path) -> None:
-    records = [rec("F8", "rule", 0, "pass"), rec("F8", "rule", 1, None)]
+    records = [
+        rec(
+            "F8",
+            "rule",
+            0,
+            "pass",
+            reason="chose C (compliant), cited Rule 8",
+            chosen=("C",),
+            judgement={"displayed_choices": ["A"]},
+        ),
+        rec("F8", "rule", 1, None),
+    ]
     doc = baseline_document(info(2), records)
     path = tmp_path / "baseline.json"
     path.write_text(json.dumps(doc))
     base = side_from_baseline_file(path)
     assert base.samples[("F8", "p", "rule", 0)].verdict == "pass"
+    assert base.samples[("F8", "p", "rule", 0)].reason == "chose C (compliant), cited Rule 8"
+    assert base.samples[("F8", "p", "rule", 0)].choice_text == "A (fixture choice C)"
     assert base.samples[("F8", "p", "rule", 1)].verdict is None
+    assert base.samples[("F8", "p", "rule", 1)].reason.startswith("timeout")
     assert doc["profiles"]["p"]["model"] == "m" and doc["agent_docs"] == {"fixer": "a" * 64}
     later = info(2, "r2", model="m2")
     later = replace(later, checksums={**later.checksums, "agents": {"fixer": "b" * 64}})
@@ -226,6 +241,91 @@ def test_bless_round_trip_and_checksum_notes(tmp_path: Path) -> None:
     assert len(c.flips) == 1 and len(c.void) == 1
     assert "profile p: model m → m2" in c.notes
     assert any(n.startswith("agent doc fixer changed") for n in c.notes)
+
+
+def test_junit_has_a_case_per_sample_with_reasons_skips_and_drop_cases() -> None:
+    reply = "I pick <B> & ship it \x01 now ]]> " + "x" * 3000
+    base = Side(
+        "b",
+        {("F8", "p", "rule", e): Outcome("pass", reason="chose A (compliant)") for e in range(6)}
+        | {("F9", "p", "rule", 0): Outcome("pass"), ("F8", "p", "rule", 6): Outcome("pass")},
+    )
+    cand = Side(
+        "c",
+        {
+            ("F8", "p", "rule", e): Outcome(
+                "fail-choice",
+                reason="chose B (non-compliant)",
+                chosen=("C",),
+                displayed=("B",),
+                reply=reply,
+            )
+            for e in range(5)
+        }
+        | {
+            ("F8", "p", "rule", 5): Outcome(None, reason="timeout: no reply within 1s"),
+            ("F8", "p", "rule", 6): Outcome("pass"),
+            ("F7", "p", "rule", 0): Outcome("fail-unparseable", reason="unparseable: no decision"),
+        },
+    )
+    c = compare(base, cand)
+    assert len(c.flips) == 5 and len(c.drops) == 1 and c.paired == 7
+    root = ET.fromstring(render_comparison(c, "junit"))
+    cases = root.findall("./testsuite/testcase")
+    # 7 paired + 1 only-baseline + 1 only-candidate + 1 drop
+    assert len(cases) == c.paired + len(c.only_baseline) + len(c.only_candidate) + len(c.drops)
+    by_name = {x.get("name"): x for x in cases}
+    flip = by_name["F8 [p/rule/epoch 0]"].find("failure")
+    assert flip is not None and flip.get("type") == "fail-choice"
+    assert flip.get("message") == "pass → fail-choice: chose B (non-compliant)"
+    body = flip.text or ""
+    assert "baseline reason: chose A (compliant)" in body
+    assert "choice: B (fixture choice C)" in body
+    assert "reply:\nI pick <B> & ship it \\x01 now ]]> x" in body and "[… truncated]" in body
+    assert len(body) < 2500
+    void = by_name["F8 [p/rule/epoch 5]"].find("skipped")
+    assert void is not None and "timeout: no reply within 1s" in void.get("message", "")
+    only_b = by_name["F9 [p/rule/epoch 0]"].find("skipped")
+    assert only_b is not None and "only in the baseline" in only_b.get("message", "")
+    new = by_name["F7 [p/rule/epoch 0]"].find("failure")
+    assert new is not None and new.get("type") == "fail-unparseable"
+    assert new.get("message", "").startswith("absent → fail-unparseable")
+    ok = by_name["F8 [p/rule/epoch 6]"]
+    assert ok.find("failure") is None and ok.find("skipped") is None
+    drop = by_name["F8 [p/rule] pass rate"].find("failure")
+    assert drop is not None and drop.get("type") == "pass-rate-drop"
+    assert drop.get("message", "").startswith("pass rate 7/7 100% → 1/6 17%")
+    assert root.get("failures") == str(5 + 1 + 1) and root.get("skipped") == "2"
+    assert "chose B (non-compliant)" in render_comparison(c, "table")
+
+
+def test_a_baseline_file_without_reasons_still_loads(tmp_path: Path) -> None:
+    path = tmp_path / "old.json"
+    path.write_text(
+        json.dumps(
+            {
+                "earnest_baseline": 1,
+                "run_id": "r",
+                "samples": [
+                    {
+                        "fixture_id": "F8",
+                        "profile": "p",
+                        "arm": "rule",
+                        "epoch": 0,
+                        "verdict": "pass",
+                    }
+                ],
+            }
+        )
+    )
+    old = side_from_baseline_file(path).samples[("F8", "p", "rule", 0)]
+    assert old == Outcome("pass")
+    cand = side_from_run(
+        info(1), [rec("F8", "rule", 0, "fail-citation", reason="did not cite Rule 8")]
+    )
+    c = compare(side_from_baseline_file(path), cand)
+    assert c.flips[0].to_json()["reason"] == "did not cite Rule 8"
+    assert c.flips[0].to_json()["baseline_reason"] == ""
 
 
 @pytest.mark.parametrize(
@@ -245,6 +345,14 @@ def test_bless_round_trip_and_checksum_notes(tmp_path: Path) -> None:
         (
             '{"earnest_baseline": 1, "samples": [{"fixture_id": "F", "profile": 3, "arm": "rule", "epoch": 0}]}',
             "samples[0].profile",
+        ),
+        (
+            '{"earnest_baseline": 1, "samples": [{"fixture_id": "F", "profile": "p", "arm": "rule", "epoch": 0, "reason": 3}]}',
+            "samples[0].reason",
+        ),
+        (
+            '{"earnest_baseline": 1, "samples": [{"fixture_id": "F", "profile": "p", "arm": "rule", "epoch": 0, "choice": "A"}]}',
+            "samples[0].choice",
         ),
     ],
 )

@@ -8,8 +8,9 @@ Samples are paired by (fixture, profile, arm, epoch). A regression is any of:
 - a **new unparseable** reply: ``fail-unparseable`` where the baseline's pair was not.
 
 Void samples pair with nothing (they are listed, never counted as flips). A baseline file is
-what ``earnest baseline bless`` writes: meant to be committed, one verdict per sample key plus
-the model and agent-doc checksums it was measured with.
+what ``earnest baseline bless`` writes: meant to be committed, one verdict per sample key (with
+its reason and choice) plus the model and agent-doc checksums it was measured with. Files
+blessed before reasons were kept still load: their samples have an empty reason.
 
 Example:
     >>> base = Side("b", {("F", "p", "rule", 0): Outcome("pass")})
@@ -37,12 +38,50 @@ BASELINE_FORMAT = 1
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """One sample on one side: its verdict (``None``: void) and what produced it."""
+    """One sample on one side: its verdict (``None``: void) and what produced it.
+
+    ``reason`` is the verdict's reason (for a void sample: the error that voided it);
+    ``chosen`` the fixture's choice ids the reply named and ``displayed`` the letters it gave
+    (they differ when the options were shuffled); ``reply`` the unwrapped reply, known only for
+    a run in the store (a baseline file does not keep replies).
+    """
 
     verdict: str | None
     model: str = ""
     agent_doc_sha256: str = ""
     fixture_sha256: str = ""
+    reason: str = ""
+    chosen: tuple[str, ...] = ()
+    displayed: tuple[str, ...] = ()
+    reply: str = ""
+
+    @property
+    def choice_text(self) -> str:
+        """The letter the reply gave, with the fixture's choice id when the shuffle moved it:
+        ``B (fixture choice C)``."""
+        if not self.displayed and not self.chosen:
+            return ""
+        shown = ", ".join(self.displayed) or "?"
+        ids = ", ".join(self.chosen)
+        return shown if not ids or ids == shown else f"{shown} (fixture choice {ids})"
+
+
+def _outcome_of(r: SampleRecord) -> Outcome:
+    if r.void:
+        return Outcome(
+            None, r.model, r.agent_doc_sha256, r.fixture_sha256, reason=r.error or "void"
+        )
+    displayed = (r.judgement or {}).get("displayed_choices") or ()
+    return Outcome(
+        r.verdict,
+        r.model,
+        r.agent_doc_sha256,
+        r.fixture_sha256,
+        reason=r.reason or "",
+        chosen=tuple(r.chosen),
+        displayed=tuple(str(x) for x in displayed),
+        reply=r.reply or "",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,19 +95,15 @@ class Side:
 def side_from_run(run: RunInfo, records: Sequence[SampleRecord]) -> Side:
     return Side(
         label=run.run_id,
-        samples={
-            r.key: Outcome(
-                None if r.void else r.verdict, r.model, r.agent_doc_sha256, r.fixture_sha256
-            )
-            for r in records
-        },
+        samples={r.key: _outcome_of(r) for r in records},
         models={p["name"]: p["model"] for p in run.config.get("profiles", [])},
         agent_docs=dict(run.checksums.get("agents", {})),
     )
 
 
 def baseline_document(run: RunInfo, records: Sequence[SampleRecord]) -> dict[str, Any]:
-    """The committed baseline: per sample key the verdict, plus model and doc checksums."""
+    """The committed baseline: per sample key the verdict, its reason and choice, plus model
+    and doc checksums (a void sample's reason is the error that voided it)."""
     from earnest.live.profiles import Profile
 
     return {
@@ -91,12 +126,15 @@ def baseline_document(run: RunInfo, records: Sequence[SampleRecord]) -> dict[str
                 "profile": r.profile,
                 "arm": r.arm,
                 "epoch": r.epoch,
-                "verdict": None if r.void else r.verdict,
+                "verdict": o.verdict,
+                "reason": o.reason,
+                "choice": list(o.chosen),
+                "displayed_choice": list(o.displayed),
                 "model": r.model,
                 "agent_doc_sha256": r.agent_doc_sha256,
                 "fixture_sha256": r.fixture_sha256,
             }
-            for r in sorted(records, key=lambda r: r.key)
+            for r, o in ((r, _outcome_of(r)) for r in sorted(records, key=lambda r: r.key))
         ],
     }
 
@@ -132,11 +170,18 @@ def side_from_baseline_file(path: Path) -> Side:
         key = (s["fixture_id"], s["profile"], s["arm"], epoch)
         if key in samples:
             raise InputError(path, place, "duplicate sample key")
+        # reason and choices came later: a file blessed without them still loads
+        reason = s.get("reason", "")
+        if reason is not None and not isinstance(reason, str):
+            raise InputError(path, f"{place}.reason", "must be a string")
         samples[key] = Outcome(
             verdict,
             str(s.get("model", "")),
             str(s.get("agent_doc_sha256", "")),
             str(s.get("fixture_sha256", "")),
+            reason=reason or "",
+            chosen=_strings(path, f"{place}.choice", s.get("choice")),
+            displayed=_strings(path, f"{place}.displayed_choice", s.get("displayed_choice")),
         )
     profiles = data.get("profiles", {})
     models = (
@@ -153,14 +198,28 @@ def side_from_baseline_file(path: Path) -> Side:
     )
 
 
+def _strings(path: Path, place: str, value: object) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise InputError(path, place, "must be a list of strings")
+    return tuple(value)
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
+    """A paired sample whose verdict changed; ``candidate_outcome`` holds the candidate's
+    reason, choice and reply (``baseline_outcome`` is ``None`` when the baseline had no pair)."""
+
     key: SampleId
     before: str | None
     after: str | None
+    baseline_outcome: Outcome | None = None
+    candidate_outcome: Outcome | None = None
 
     def to_json(self) -> dict[str, Any]:
         f, p, a, e = self.key
+        b, c = self.baseline_outcome, self.candidate_outcome
         return {
             "fixture_id": f,
             "profile": p,
@@ -168,7 +227,45 @@ class Change:
             "epoch": e,
             "baseline": self.before,
             "candidate": self.after,
+            "baseline_reason": b.reason if b is not None else None,
+            "reason": c.reason if c is not None else None,
+            "choice": c.choice_text if c is not None else None,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """One sample key and its outcome on each side (``None``: absent on that side), with what
+    :func:`compare` decided about it: every sample of either side is one ``Pair``."""
+
+    key: SampleId
+    baseline: Outcome | None
+    candidate: Outcome | None
+    flip: bool = False
+    fix: bool = False
+    new_unparseable: bool = False
+
+    @property
+    def paired(self) -> bool:
+        return self.baseline is not None and self.candidate is not None
+
+    @property
+    def void(self) -> bool:
+        b, c = self.baseline, self.candidate
+        return b is not None and c is not None and (b.verdict is None or c.verdict is None)
+
+    @property
+    def regression(self) -> bool:
+        return self.flip or self.new_unparseable
+
+    def change(self) -> Change:
+        return Change(
+            self.key,
+            self.baseline.verdict if self.baseline is not None else None,
+            self.candidate.verdict if self.candidate is not None else None,
+            self.baseline,
+            self.candidate,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +306,7 @@ class Comparison:
     only_baseline: tuple[SampleId, ...]
     only_candidate: tuple[SampleId, ...]
     notes: tuple[str, ...]
+    samples: tuple[Pair, ...] = ()
 
     @property
     def regressions(self) -> int:
@@ -251,21 +349,17 @@ def compare(
     cand = {(f, rename.get(p, p), a, e): o for (f, p, a, e), o in candidate.samples.items()}
     base = baseline.samples
     both = sorted(set(base) & set(cand))
-    flips, fixes, unparseable, void = [], [], [], []
-    for k in both:
-        b, c = base[k].verdict, cand[k].verdict
-        if b is None or c is None:
-            void.append(Change(k, b, c))
-            continue
-        if b == "pass" and _failing(c):
-            flips.append(Change(k, b, c))
-        elif _failing(b) and c == "pass":
-            fixes.append(Change(k, b, c))
-        if c == "fail-unparseable" and b != "fail-unparseable":
-            unparseable.append(Change(k, b, c))
-    for k in sorted(set(cand) - set(base)):
-        if cand[k].verdict == "fail-unparseable":
-            unparseable.append(Change(k, None, "fail-unparseable"))
+    pairs = sorted(
+        (_judge_pair(k, base.get(k), cand.get(k)) for k in set(base) | set(cand)),
+        key=lambda x: x.key,
+    )
+    flips = [x.change() for x in pairs if x.flip]
+    fixes = [x.change() for x in pairs if x.fix]
+    void = [x.change() for x in pairs if x.void]
+    # paired ones first, then those the baseline lacked (the order the report has always had)
+    unparseable = [x.change() for x in pairs if x.new_unparseable and x.paired] + [
+        x.change() for x in pairs if x.new_unparseable and not x.paired
+    ]
     drops = _drops(base, cand)
     notes = _notes(baseline, candidate, rename)
     if not both:
@@ -289,6 +383,25 @@ def compare(
         only_baseline=tuple(sorted(set(base) - set(cand))),
         only_candidate=tuple(sorted(set(cand) - set(base))),
         notes=tuple(notes),
+        samples=tuple(pairs),
+    )
+
+
+def _judge_pair(key: SampleId, base: Outcome | None, cand: Outcome | None) -> Pair:
+    if cand is None:
+        return Pair(key, base, None)
+    if base is None:
+        return Pair(key, None, cand, new_unparseable=cand.verdict == "fail-unparseable")
+    b, c = base.verdict, cand.verdict
+    if b is None or c is None:
+        return Pair(key, base, cand)
+    return Pair(
+        key,
+        base,
+        cand,
+        flip=b == "pass" and _failing(c),
+        fix=_failing(b) and c == "pass",
+        new_unparseable=c == "fail-unparseable" and b != "fail-unparseable",
     )
 
 
@@ -338,6 +451,7 @@ __all__ = [
     "Comparison",
     "Drop",
     "Outcome",
+    "Pair",
     "Side",
     "baseline_document",
     "compare",

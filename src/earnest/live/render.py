@@ -3,7 +3,9 @@
 JSON shapes are ``RunSummary.to_json()`` and ``Comparison.to_json()`` (documented in
 ``docs/live-runs.md``). JUnit: one test case per fixture × profile × arm; a rule-arm case fails
 when any of its samples failed, an ablated-arm case never fails (it is the RED baseline), a
-case with only void samples is skipped; a comparison's case fails on a regression in it.
+case with only void samples is skipped. A comparison has one case per sample (a regression
+fails carrying the candidate's reason, choice and reply; a sample on one side only, or void, is
+skipped) plus one failing case per pass-rate drop.
 
 Example:
     >>> fmt_rate(3, 4)
@@ -18,10 +20,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
 
-from earnest.live.compare import Comparison
+from earnest.live.compare import Comparison, Drop, Pair
 from earnest.live.cost import format_usd
-from earnest.live.store import RunInfo
+from earnest.live.store import RunInfo, SampleId
 from earnest.live.summary import RunSummary
+from earnest.report.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
 
 FORMATS = ("table", "json", "junit")
 
@@ -219,8 +222,10 @@ def comparison_table(c: Comparison) -> str:
         if items:
             p(f"{title} ({len(items)}):", markup=False)
             for ch in items:
+                o = ch.candidate_outcome
+                why = f" — {o.reason}" if o is not None and o.reason else ""
                 p(
-                    f"  {key(ch.key)}: {ch.before or 'absent'} → {ch.after}",
+                    f"  {key(ch.key)}: {ch.before or 'absent'} → {ch.after}{why}",
                     markup=False,
                     highlight=False,
                 )
@@ -252,34 +257,97 @@ def comparison_table(c: Comparison) -> str:
     return buf.getvalue()
 
 
+_REPLY_EXCERPT = 2000
+
+
+def _sample_name(k: SampleId) -> str:
+    return f"{k[0]} [{k[1]}/{k[2]}/epoch {k[3]}]"
+
+
+def _regression(x: Pair) -> JUnitFailure:
+    b, c = x.baseline, x.candidate
+    assert c is not None and c.verdict is not None
+    before = "absent" if b is None else (b.verdict or "void")
+    what = "pass → fail flip" if x.flip else "new unparseable reply"
+    message = f"{before} → {c.verdict}: {c.reason}" if c.reason else f"{before} → {c.verdict}"
+    body = [f"{what}: baseline {before} → candidate {c.verdict}"]
+    if b is not None and b.reason:
+        body.append(f"baseline reason: {b.reason}")
+    body.append(f"reason: {c.reason or '(not recorded)'}")
+    body.append(f"choice: {c.choice_text or 'none'}")
+    if c.reply:
+        excerpt = c.reply
+        if len(excerpt) > _REPLY_EXCERPT:
+            excerpt = excerpt[:_REPLY_EXCERPT] + "\n[… truncated]"
+        body.append("reply:\n" + excerpt)
+    return JUnitFailure(c.verdict, message, "\n".join(body))
+
+
+def _skip_reason(x: Pair) -> str | None:
+    b, c = x.baseline, x.candidate
+    if c is None:
+        return "only in the baseline: the candidate has no sample with this key"
+    if b is None:
+        return "only in the candidate: the baseline has no sample with this key"
+    if c.verdict is None:
+        return f"void in the candidate, not compared: {c.reason or 'no reply'}"
+    if b.verdict is None:
+        return f"void in the baseline, not compared: {b.reason or 'no reply'}"
+    return None
+
+
+def _sample_case(x: Pair) -> JUnitCase:
+    b, c = x.baseline, x.candidate
+    props = [
+        ("baseline_verdict", "absent" if b is None else (b.verdict or "void")),
+        ("candidate_verdict", "absent" if c is None else (c.verdict or "void")),
+    ]
+    if c is not None:
+        props += [("reason", c.reason), ("choice", c.choice_text)]
+    failure = _regression(x) if x.regression else None
+    skipped = None if failure is not None else _skip_reason(x)
+    out = ""
+    if failure is None and skipped is None and b is not None and c is not None:
+        out = f"{'fix: ' if x.fix else ''}{b.verdict} → {c.verdict}" + (
+            f"; reason: {c.reason}" if c.reason else ""
+        )
+    return JUnitCase(
+        name=_sample_name(x.key),
+        classname=f"earnest.compare.{x.key[1]}",
+        failure=failure,
+        skipped=skipped,
+        properties=tuple(props),
+        system_out=out,
+    )
+
+
+def _drop_case(d: Drop) -> JUnitCase:
+    what = (
+        f"pass rate {fmt_rate(*d.baseline)} → {fmt_rate(*d.candidate)} "
+        f"(delta {d.delta:+.2f}, 95% CI {fmt_interval(*d.interval, signed=True)})"
+    )
+    return JUnitCase(
+        name=f"{d.fixture_id} [{d.profile}/{d.arm}] pass rate",
+        classname=f"earnest.compare.{d.profile}",
+        failure=JUnitFailure(
+            "pass-rate-drop",
+            what,
+            f"{what}: the Newcombe 95% interval of the difference lies wholly below zero",
+        ),
+    )
+
+
 def comparison_junit(c: Comparison) -> str:
-    root = ET.Element("testsuites", name=f"earnest compare {c.baseline} {c.candidate}")
-    suite = ET.SubElement(root, "testsuite", name="earnest.compare")
-    problems: dict[tuple[str, str, str], list[str]] = {}
-    cells: set[tuple[str, str, str]] = set()
-    for ch in (*c.flips, *c.fixes, *c.new_unparseable, *c.void):
-        cells.add(ch.key[:3])
-    for ch in c.flips:
-        problems.setdefault(ch.key[:3], []).append(f"epoch {ch.key[3]}: pass → {ch.after}")
-    for ch in c.new_unparseable:
-        problems.setdefault(ch.key[:3], []).append(f"epoch {ch.key[3]}: new fail-unparseable")
-    for d in c.drops:
-        cell = (d.fixture_id, d.profile, d.arm)
-        cells.add(cell)
-        problems.setdefault(cell, []).append(
-            f"pass rate {fmt_rate(*d.baseline)} → {fmt_rate(*d.candidate)}"
-        )
-    for cell in sorted(cells):
-        case = ET.SubElement(
-            suite, "testcase", classname=f"earnest.compare.{cell[1]}", name=f"{cell[0]} [{cell[2]}]"
-        )
-        if cell in problems:
-            fail = ET.SubElement(case, "failure", message="; ".join(problems[cell]))
-            fail.text = "\n".join(problems[cell])
-    if not cells:
-        ET.SubElement(suite, "testcase", classname="earnest.compare", name="paired samples")
-    _count(root)
-    return _xml(root)
+    """One test case per sample of either side (a regression fails, a sample on one side only
+    or void on either is skipped), plus one failing case per pass-rate drop."""
+    cases = [_sample_case(x) for x in c.samples] + [_drop_case(d) for d in c.drops]
+    props = [
+        ("baseline", c.baseline),
+        ("candidate", c.candidate),
+        ("paired", str(c.paired)),
+        ("regressions", str(c.regressions)),
+    ] + [("note", n) for n in c.notes]
+    return render_junit([JUnitSuite("earnest compare", tuple(cases), properties=tuple(props))])
 
 
 def render_comparison(c: Comparison, fmt: str) -> str:
