@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from earnest.pressure.models import Rule
@@ -52,7 +53,7 @@ def _mentions(text: str, low: str, known: frozenset[str] | set[str] | None) -> s
     found: set[str] = set()
     for m in _matches(text, low):
         first = _norm(m.group(1))
-        if any(ch.isdigit() for ch in first) or (known is not None and first in known):
+        if first.isdigit() or any(ch.isdigit() for ch in first) or (known and first in known):
             found.add(first)
         elif m.group(2):
             continue
@@ -103,7 +104,20 @@ def phrase_pattern(phrase: str) -> re.Pattern[str] | None:
     if not words:
         return None
     # Starts with a literal (fast scan); the word boundary before it is checked in phrase_in.
-    return re.compile(_SEPARATOR.join(map(re.escape, words)) + r"(?![^\W_])")
+    return re.compile(_SEPARATOR.join(map(re.escape, words)) + _PHRASE_END)
+
+
+_PHRASE_END = r"(?![^\W_])"
+
+
+def _pattern_words(pattern: re.Pattern[str]) -> tuple[str, ...]:
+    """The words of a :func:`phrase_pattern` pattern; ``()`` for any other pattern."""
+    source = pattern.pattern
+    if not source.endswith(_PHRASE_END):
+        return ()
+    # Words are letters and digits only, which re.escape leaves as they are.
+    words = tuple(source[: -len(_PHRASE_END)].split(_SEPARATOR))
+    return words if all(w.isalnum() for w in words) else ()
 
 
 def phrase_in(pattern: re.Pattern[str], low: str) -> bool:
@@ -115,16 +129,61 @@ def phrase_in(pattern: re.Pattern[str], low: str) -> bool:
     return False
 
 
+_Entry = tuple[str, re.Pattern[str], str, int]
+"""(rule id, phrase pattern, the phrase's second-longest word or "", its bit in
+:attr:`RuleCitations.words` or 0)"""
+
+
 @dataclass(frozen=True, slots=True)
 class RuleCitations:
     """Which rules a text cites, for one doctrine: ``Rule <id>`` mentions, titles and aliases.
 
     Build it once per rule set (:func:`citations_for` caches it); :meth:`cited` runs per reply.
+    Searching the reply for each phrase's prefilter word is the main cost of citation matching
+    (one scan of the whole reply per word), so each word is searched for at most once, not at
+    all once the rules it could cite are found, and never when the caller already knows which
+    of :attr:`words` occur (``present``).
     """
 
     known: frozenset[str]
     phrases: tuple[tuple[str, str, re.Pattern[str]], ...]
     """(rule id, the phrase's longest word, pattern): the word is a cheap prefilter."""
+    words: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The words whose presence a caller may report to :meth:`cited` (``present``, bit ``i``
+    for ``words[i]``): ``rule``, then the prefilter words, then each phrase's second-longest
+    word. All are letters and digits only."""
+    by_word: tuple[tuple[str, int, frozenset[str], tuple[_Entry, ...]], ...] = field(
+        init=False, repr=False, compare=False
+    )
+    """:attr:`phrases` grouped by prefilter word: (word, its bit, its rule ids, entries)."""
+    by_rule: dict[str, tuple[tuple[str, str, re.Pattern[str]], ...]] = field(
+        init=False, repr=False, compare=False
+    )
+    """:attr:`phrases` by rule id: (prefilter word, second-longest word or "", pattern)..."""
+
+    def __post_init__(self) -> None:
+        index = {"rule": 0}
+        for _, word, _ in self.phrases:
+            index.setdefault(word, len(index))
+        groups: dict[str, list[_Entry]] = {}
+        rules: dict[str, list[tuple[str, str, re.Pattern[str]]]] = {}
+        for rule_id, word, pattern in self.phrases:
+            # Each of a phrase's words must occur for it to match: its second-longest word is a
+            # second filter before the pattern runs (free when the words present are known).
+            # Only one, and a long one: every token that holds one of :attr:`words` costs a
+            # little more to read.
+            rest = sorted((w for w in _pattern_words(pattern) if w != word), key=len, reverse=True)
+            second = rest[0] if rest and len(rest[0]) > 3 else ""
+            bit = 1 << index.setdefault(second, len(index)) if second else 0
+            groups.setdefault(word, []).append((rule_id, pattern, second, bit))
+            rules.setdefault(rule_id, []).append((word, second, pattern))
+        by_word = tuple(
+            (word, 1 << index[word], frozenset(r for r, *_ in entries), tuple(entries))
+            for word, entries in groups.items()
+        )
+        object.__setattr__(self, "words", tuple(index))
+        object.__setattr__(self, "by_word", by_word)
+        object.__setattr__(self, "by_rule", {r: tuple(e) for r, e in rules.items()})
 
     @classmethod
     def for_rules(cls, rules: Mapping[str, Rule]) -> RuleCitations:
@@ -140,15 +199,57 @@ class RuleCitations:
                     phrases.append((normalize_rule_id(rule_id), longest, pattern))
         return cls(frozenset(normalize_rule_id(r) for r in rules), tuple(phrases))
 
-    def cited(self, text: str, low: str | None = None) -> set[str]:
-        """The ids of the rules ``text`` cites (``low``: ``text.lower()`` if already computed)."""
+    def cited(
+        self,
+        text: str,
+        low: str | None = None,
+        present: int | None = None,
+        *,
+        found: AbstractSet[str] | None = None,
+    ) -> set[str]:
+        """The ids of the rules ``text`` cites (``low``: ``text.lower()`` if already computed).
+
+        ``present``, when given, says which of :attr:`words` occur in ``low`` (bit ``i`` set:
+        ``words[i]`` occurs). ``found``, when given, is what :meth:`mentioned` returned for this
+        text, plus any rules :meth:`cites` has shown it to cite.
+        """
         low = text.lower() if low is None else low
-        found = _mentions(text, low, self.known)
-        if self.phrases:
-            for rule_id, word, pattern in self.phrases:
-                if rule_id not in found and word in low and phrase_in(pattern, low):
-                    found.add(rule_id)
-        return found
+        cited = set(self.mentioned(text, low, present) if found is None else found)
+        for word, bit, rule_ids, entries in self.by_word:
+            if cited.issuperset(rule_ids):
+                continue
+            if present is None:
+                if word in low:
+                    for rule_id, pattern, second, _ in entries:
+                        if rule_id not in cited and second in low and phrase_in(pattern, low):
+                            cited.add(rule_id)
+            elif present & bit:
+                for rule_id, pattern, _, second_bit in entries:
+                    if (
+                        rule_id not in cited
+                        and present & second_bit == second_bit
+                        and phrase_in(pattern, low)
+                    ):
+                        cited.add(rule_id)
+        return cited
+
+    def mentioned(self, text: str, low: str | None = None, present: int | None = None) -> set[str]:
+        """The ids ``text`` names as ``Rule <id>`` (:func:`rule_mentions` with this doctrine's
+        ids known); ``present`` as for :meth:`cited`."""
+        low = text.lower() if low is None else low
+        if present is not None and not present & 1 and len(low) == len(text):
+            return set()  # no "rule" anywhere: nothing to find (see _matches)
+        return _mentions(text, low, self.known)
+
+    def cites(self, rule_id: str, low: str, mentioned: AbstractSet[str]) -> bool:
+        """Whether the text whose lower-case form is ``low`` cites ``rule_id`` (normalised), given
+        the ids it ``mentioned``: :meth:`cited` would include it."""
+        if rule_id in mentioned:
+            return True
+        return any(
+            word in low and second in low and phrase_in(p, low)
+            for word, second, p in self.by_rule.get(rule_id, ())
+        )
 
 
 _CACHE: dict[int, tuple[Mapping[str, Rule], RuleCitations]] = {}

@@ -62,6 +62,9 @@ class Unwrapped:
 
 def unwrap_envelope(text: str) -> Unwrapped:
     """Unwrap ``text`` if it is a known envelope; return it unchanged otherwise."""
+    head = text[:1]
+    if head not in ("{", '"') and not head.isspace():  # plain text, the common case
+        return Unwrapped(text)
     names: list[str] = []
     error: str | None = None
     current = text
@@ -78,8 +81,11 @@ def unwrap_envelope(text: str) -> Unwrapped:
 
 
 def _unwrap_once(text: str) -> Unwrapped | None:
-    head = text.lstrip()[:1]
-    # Cheap gate: plain replies (the common case) never reach the JSON decoder.
+    # Cheap gate: plain replies (the common case) never reach the JSON decoder, nor copy the
+    # reply to strip it.
+    head = text[:1]
+    if head.isspace():
+        head = text.lstrip()[:1]
     if head not in ("{", '"'):
         return None
     stripped = text.strip()

@@ -46,7 +46,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from functools import lru_cache
+from typing import Literal, NamedTuple
 
 DecisionStatus = Literal["choice", "hybrid", "unparseable"]
 UnparseableReason = Literal["empty", "no_decision", "unknown_label"]
@@ -101,8 +102,7 @@ class Decision:
         return self.letters[0] if self.status == "choice" else None
 
 
-@dataclass(frozen=True, slots=True)
-class _Line:
+class _Line(NamedTuple):
     number: int
     letters: tuple[str, ...]
     raw: str
@@ -112,9 +112,15 @@ class _Line:
 def parse_decision(text: str, labels: Collection[str], *, low: str | None = None) -> Decision:
     """Read the decision in ``text`` given the displayed ``labels`` (``"ABCD"`` or a sequence);
     ``low`` is ``text.lower()`` when the caller already has it."""
-    if not text or not text.strip():
+    if not text or text.isspace():
         return Decision("unparseable", reason="empty", detail="the reply is empty")
     found = _decision_lines(text, text.lower() if low is None else low)
+    if len(found) == 1 and len(found[0].letters) == 1:
+        # The common reply, one decision line naming one letter: the general path below gives
+        # the same result for it, more slowly.
+        only = found[0]
+        if only.letters[0] != "?" and only.letters[0] in _shown(labels):
+            return Decision("choice", only.letters, None, "", (only.number,))
     outside = [d for d in found if not d.fenced]
     used = outside or found
     named = [d for d in used if d.letters]
@@ -132,11 +138,7 @@ def parse_decision(text: str, labels: Collection[str], *, low: str | None = None
                 invalid.append(d.raw)
             else:
                 letters.setdefault(letter, None)
-    shown = (
-        labels
-        if isinstance(labels, frozenset) and all(x.isupper() for x in labels)
-        else frozenset(str(label).upper() for label in labels)
-    )
+    shown = _shown(labels)
     unknown = [x for x in letters if x not in shown]
     numbers = tuple(d.number for d in named)
     if invalid or unknown:
@@ -158,18 +160,53 @@ def parse_decision(text: str, labels: Collection[str], *, low: str | None = None
 
 
 def _decision_lines(text: str, low: str) -> list[_Line]:
-    # One-character probes first: memchr is ~20x cheaper than a three-character search.
-    has_fence = ("`" in text and "```" in text) or ("~" in text and "~~~" in text)
-    fences = _fence_spans(text) if has_fence else ()
-    out: list[_Line] = []
+    found: list[tuple[int, tuple[str, ...], str]] = []
     for start, raw in _candidates(text, low):
-        value = _value(raw)
-        if value is None:
-            continue
-        number = text.count("\n", 0, start) + 1
-        fenced = any(a <= start < b for a, b in fences)
-        out.append(_Line(number, _labels_in(value), raw.strip(), fenced))
-    return out
+        # Decision lines repeat across replies ("CHOICE: B"): each distinct one is read once.
+        read = _read_line(raw) if len(raw) <= _MEMO_LINE else _read_line.__wrapped__(raw)
+        if read is not None:
+            found.append((start, *read))
+    # Fences only decide which of several decision lines count: a lone one counts either way.
+    # One-character probes first: memchr is ~20x cheaper than a three-character search.
+    fences: tuple[tuple[int, int], ...] = ()
+    if len(found) > 1 and (("`" in text and "```" in text) or ("~" in text and "~~~" in text)):
+        fences = _fence_spans(text)
+    return [
+        _Line(
+            text.count("\n", 0, start) + 1,
+            labels,
+            raw,
+            bool(fences) and any(a <= start < b for a, b in fences),
+        )
+        for start, labels, raw in found
+    ]
+
+
+_MEMO_LINE = 200
+"""Longer candidate lines are read without the memo, so it holds at most ~1 MB."""
+
+
+@lru_cache(maxsize=4096)
+def _read_line(raw: str) -> tuple[tuple[str, ...], str] | None:
+    """(labels, stripped line) of a decision line; ``None`` when ``raw`` is not one."""
+    value = _value(raw)
+    return None if value is None else (_labels_in(value), raw.strip())
+
+
+_SHOWN: dict[frozenset[str], frozenset[str]] = {}
+
+
+def _shown(labels: Collection[str]) -> frozenset[str]:
+    """The displayed labels in upper case (cached: judge passes the same few sets each time)."""
+    if isinstance(labels, frozenset):
+        hit = _SHOWN.get(labels)
+        if hit is None:
+            hit = frozenset(str(label).upper() for label in labels)
+            if len(_SHOWN) > 256:
+                _SHOWN.clear()
+            _SHOWN[labels] = hit
+        return hit
+    return frozenset(str(label).upper() for label in labels)
 
 
 def _candidates(text: str, low: str) -> Iterator[tuple[int, str]]:

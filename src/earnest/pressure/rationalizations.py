@@ -34,9 +34,11 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from itertools import chain, compress, count, repeat
+from operator import or_
 
 from earnest.pressure.models import Fixture, Rationalization
 
@@ -61,6 +63,8 @@ _STOP_WORDS_TEXT = """a about above after again against all also am an and any a
 STOP_WORDS: frozenset[str] = frozenset(_STOP_WORDS_TEXT.split())
 """English function words: they carry no excuse."""
 
+# Sentence ends become line breaks and other punctuation spaces: one character for one, and
+# never to or from a letter or digit (_Matcher's extra words rely on that).
 _TABLE = str.maketrans(
     {
         **{c: "\n" for c in ".!?;:"},
@@ -139,108 +143,173 @@ def content_words(text: str) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class _Excuse:
+    """One excuse, its content words as a bit mask over the matcher's vocabulary."""
+
     index: int
     text: str
-    weights: dict[str, float]
+    words: int
+    background: int
+    """The bits of its words that the fixture's scenario and options also use."""
     total: float
+    need: int
+    """Shared words a window needs: :data:`MIN_SHARED`, or all of a shorter excuse's."""
+
+    def weight(self, shared: int) -> float:
+        """The summed weight of the ``shared`` words (a mask within :attr:`words`).
+
+        Weights are 1 and :data:`BACKGROUND_WEIGHT` (1/2): every partial sum is exact, so this
+        equals adding the words' weights one by one in any order.
+        """
+        half = (shared & self.background).bit_count()
+        return (shared.bit_count() - half) + BACKGROUND_WEIGHT * half
+
+    def passes(self, window: int, threshold: float) -> bool:
+        """Whether ``window`` (a mask of the words present) could make this excuse match."""
+        shared = window & self.words
+        return (
+            bool(self.total)
+            and shared.bit_count() >= self.need
+            and self.weight(shared) / self.total >= threshold
+        )
+
+
+class _TokenBits(dict[str, int]):
+    """Raw token → the bit of the excuse word it stands for (``0`` for any other token), or'ed
+    with the bits of the ``extra`` words it contains.
+
+    A token is classified the first time it is looked up (``__missing__``), so one C-level
+    ``map(classes.__getitem__, tokens)`` both classifies new tokens and reads known ones. It only
+    ever grows by idempotent inserts, so concurrent use from several threads stays correct.
+    """
+
+    def __init__(self, bits: Mapping[str, int], extra: Sequence[tuple[str, int]] = ()) -> None:
+        super().__init__()
+        self.bits = bits
+        self.extra = extra
+
+    def __missing__(self, token: str) -> int:
+        if len(self) > 200_000:  # a bound on memory for a long-running process
+            self.clear()
+        word = _classify(token)
+        bit = self.bits.get(word, 0) if word is not None else 0
+        for extra, extra_bit in self.extra:
+            if extra in token:
+                bit |= extra_bit
+        self[token] = bit
+        return bit
 
 
 class _Matcher:
     """One set of excuses, ready to match: the per-fixture work, done once.
 
-    ``known`` and ``hits`` memoise token classification across replies (the vocabulary of a
-    suite's replies is small); they only ever grow by idempotent inserts, ``hits`` first, so
-    concurrent use from several threads stays correct.
+    Each content word of the excuses is one bit, so a sentence's or a window's words are one
+    int, and comparing them with an excuse is a few integer operations instead of set algebra.
+
+    ``classes`` memoises token classification across replies (the vocabulary of a suite's
+    replies is small).
+
+    ``words`` are extra words whose presence :meth:`match_words` reports, read in the same pass
+    over the reply's tokens (as the bits above the excuse words'). A word made of letters and
+    digits only occurs in the lower-cased reply exactly when one of its tokens contains it:
+    the translation table maps characters one to one and never to or from a letter or digit,
+    and tokens split only at whitespace.
     """
 
-    def __init__(self, excuses: Sequence[Rationalization], background: frozenset[str]) -> None:
+    def __init__(
+        self,
+        excuses: Sequence[Rationalization],
+        background: frozenset[str],
+        words: Sequence[str] = (),
+    ) -> None:
+        if not all(w.isalnum() for w in words):
+            raise ValueError(f"extra words must be letters and digits only: {list(words)}")
+        word_sets = [set(content_words(r.excuse)) for r in excuses]
+        self.vocab = frozenset(w for ws in word_sets for w in ws)
+        self.bits = {w: 1 << i for i, w in enumerate(sorted(self.vocab))}
+        self.words = tuple(words)
+        self.word_shift = len(self.bits)
+        self.vocab_mask = (1 << self.word_shift) - 1
+        self.word_bits = tuple((w, 1 << (self.word_shift + i)) for i, w in enumerate(self.words))
         profiles: list[_Excuse] = []
         span = 2
-        for i, r in enumerate(excuses):
-            words = set(content_words(r.excuse))
-            weights = {w: (BACKGROUND_WEIGHT if w in background else 1.0) for w in words}
-            profiles.append(_Excuse(i, r.excuse, weights, sum(weights.values())))
+        for i, (r, ws) in enumerate(zip(excuses, word_sets, strict=True)):
+            mask = sum(self.bits[w] for w in ws)
+            behind = sum(self.bits[w] for w in ws if w in background)
+            total = sum(BACKGROUND_WEIGHT if w in background else 1.0 for w in ws)
+            profiles.append(_Excuse(i, r.excuse, mask, behind, total, min(MIN_SHARED, len(ws))))
             span = max(span, sum(1 for s in _sentences(r.excuse.lower()) if s.split()))
         self.excuses = tuple(profiles)
         # Windows span as many sentences as the longest excuse, so a verbatim excuse scores 1.0.
         self.span = min(span, 4)
-        self.vocab = frozenset(w for e in profiles for w in e.weights)
-        self.known: set[str] = set()
-        self.hits: dict[str, str] = {}
+        self.classes = _TokenBits(self.bits, self.word_bits)
 
-    def match(self, reply: str, threshold: float) -> tuple[RationalizationMatch, ...]:
-        if not self.vocab or not reply.strip():
-            return ()
-        # Split once into sentences of raw tokens; every later step is set algebra in C.
-        parts = [p for p in (s.split() for s in reply.lower().translate(_TABLE).split("\n")) if p]
-        present = self._present(set().union(*parts))
-        if not present:
-            return ()
-        hits = self.hits
-        everything = {hits[t] for t in present}
-        # The whole reply bounds every window's score: most excuses (and most replies) stop here.
-        candidates = [e for e in self.excuses if _passes(e, everything, threshold)]
+    def match(
+        self, reply: str, threshold: float, low: str | None = None
+    ) -> tuple[RationalizationMatch, ...]:
+        """``low`` is ``reply.lower()`` when the caller already has it."""
+        return self.match_words(reply, threshold, low)[0]
+
+    def match_words(
+        self, reply: str, threshold: float, low: str | None = None
+    ) -> tuple[tuple[RationalizationMatch, ...], int | None]:
+        """The matches, and which of :attr:`words` occur in ``reply`` lower-cased, as a mask
+        (bit ``i``: ``words[i]`` occurs); ``None`` when that was not worked out (no extra
+        words, or no excuse words to read the reply's tokens for)."""
+        if not self.vocab:
+            return (), None
+        if not reply or reply.isspace():
+            return (), 0 if self.words else None
+        text = (reply.lower() if low is None else low).translate(_TABLE)
+        # Sentences as lists of raw tokens; a sentence without a token never counts (nor does it
+        # separate a window's sentences).
+        sentences = list(filter(None, map(str.split, text.split("\n"))))
+        # Each token's excuse-word bit (0 for any other word; a token not seen before is
+        # classified on the way). Every step up to the per-sentence masks runs in C (split,
+        # map, filter, reduce): a reply has hundreds of tokens, and Python-level work per token
+        # would cost more than all the rest.
+        bits = list(map(self.classes.__getitem__, chain.from_iterable(sentences)))
+        # The whole reply's words bound every window's score: most replies, and most excuses,
+        # stop here, before any per-sentence work.
+        everything = reduce(or_, filter(None, bits), 0)
+        present = everything >> self.word_shift if self.words else None
+        candidates = (
+            [e for e in self.excuses if e.passes(everything, threshold)]
+            if everything & self.vocab_mask
+            else []
+        )
         if not candidates:
-            return ()
-        empty: set[str] = set()
-        sentences = []
-        for p in parts:
-            inter = present.intersection(p)
-            sentences.append({hits[t] for t in inter} if inter else empty)
-        windows = self._windows(sentences)
+            return (), present
+        # Each token's sentence number, built in C; only the few tokens that are excuse words
+        # are then placed into their sentence's mask in Python.
+        numbers = chain.from_iterable(map(repeat, count(), map(len, sentences)))
+        masks = [0] * len(sentences)
+        for sentence, bit in compress(zip(numbers, bits, strict=True), bits):
+            masks[sentence] |= bit
+        windows = self._windows(masks)
         found: list[RationalizationMatch] = []
         for excuse in candidates:
-            need = min(MIN_SHARED, len(excuse.weights))
-            weights, keys = excuse.weights, excuse.weights.keys()
             best = 0.0
-            for window in windows:
-                shared = keys & window
-                if len(shared) >= need:
-                    best = max(best, sum(weights[w] for w in shared))
+            # Many windows share the same words of one excuse: weigh each distinct set once.
+            for shared in {window & excuse.words for window in windows}:
+                if shared.bit_count() >= excuse.need:
+                    best = max(best, excuse.weight(shared))
             score = best / excuse.total
             if score >= threshold:
                 found.append(RationalizationMatch(excuse.index, excuse.text, score))
         found.sort(key=lambda m: (-m.score, m.index))
-        return tuple(found)
+        return tuple(found), present
 
-    def _present(self, tokens: set[str]) -> set[str]:
-        """The raw ``tokens`` that are excuse words once classified."""
-        if len(self.known) > 200_000:
-            self.known.clear()
-            self.hits.clear()
-        known, hits, vocab = self.known, self.hits, self.vocab
-        for token in tokens - known:  # set algebra in C; Python only for unseen tokens
-            word = _classify(token)
-            if word is not None and word in vocab:
-                hits[token] = word
-            known.add(token)
-        return tokens & hits.keys()
+    def _windows(self, sentences: list[int]) -> set[int]:
+        """Every window's words: each run of the full span of consecutive sentences.
 
-    def _windows(self, sentences: list[set[str]]) -> list[frozenset[str]]:
-        # A wider window never scores lower, so only windows of the full span are scored, and
-        # only those that hold an excuse word.
+        A wider window never scores lower, so only windows of the full span are scored.
+        """
         n = len(sentences)
         size = min(self.span, n)
-        starts = {
-            j
-            for i, words in enumerate(sentences)
-            if words
-            for j in range(max(0, i - size + 1), min(i, n - size) + 1)
-        }
-        return list({frozenset().union(*sentences[j : j + size]) for j in starts})
-
-
-def _passes(excuse: _Excuse, words: AbstractSet[str], threshold: float) -> bool:
-    score, shared = _score(excuse, words)
-    return score >= threshold and shared >= min(MIN_SHARED, len(excuse.weights))
-
-
-def _score(excuse: _Excuse, window: AbstractSet[str]) -> tuple[float, int]:
-    """Weighted containment of ``excuse`` in ``window``, and the number of shared words."""
-    if not excuse.total:
-        return 0.0, 0
-    shared = excuse.weights.keys() & window
-    return sum(excuse.weights[w] for w in shared) / excuse.total, len(shared)
+        windows = sentences[: n - size + 1]
+        for k in range(1, size):
+            windows = list(map(or_, windows, sentences[k : k + n - size + 1]))
+        return set(windows)
 
 
 def match_rationalizations(
@@ -256,16 +325,42 @@ def match_rationalizations(
     return _Matcher(excuses, words).match(reply, threshold)
 
 
-_FIXTURE_CACHE: dict[int, tuple[Fixture, _Matcher]] = {}
+_FIXTURE_CACHE: dict[tuple[int, int], tuple[Fixture, tuple[str, ...], _Matcher]] = {}
 
 
 def fixture_rationalizations(
-    fixture: Fixture, reply: str, *, threshold: float = MATCH_THRESHOLD
+    fixture: Fixture,
+    reply: str,
+    *,
+    threshold: float = MATCH_THRESHOLD,
+    low: str | None = None,
 ) -> tuple[RationalizationMatch, ...]:
     """:func:`match_rationalizations` for ``fixture``'s recorded excuses, with its scenario and
-    options as background; the per-fixture work is cached (by identity: fixtures are frozen)."""
-    hit = _FIXTURE_CACHE.get(id(fixture))
-    if hit is None or hit[0] is not fixture:
+    options as background; the per-fixture work is cached (by identity: fixtures are frozen).
+    ``low`` is ``reply.lower()`` when the caller already has it."""
+    return _fixture_matcher(fixture, ()).match(reply, threshold, low)
+
+
+def fixture_rationalizations_and_words(
+    fixture: Fixture,
+    reply: str,
+    words: tuple[str, ...],
+    *,
+    threshold: float = MATCH_THRESHOLD,
+    low: str | None = None,
+) -> tuple[tuple[RationalizationMatch, ...], int | None]:
+    """:func:`fixture_rationalizations`, and which of ``words`` (letters and digits only) occur
+    in ``reply`` lower-cased, found in the same pass over its tokens: a mask, bit ``i`` set when
+    ``words[i]`` occurs (``None``: not worked out, search for them yourself). :func:`~earnest.pressure.verdict.judge` uses it to look for
+    citations in a failed reply without scanning it once per rule."""
+    return _fixture_matcher(fixture, words).match_words(reply, threshold, low)
+
+
+def _fixture_matcher(fixture: Fixture, words: tuple[str, ...]) -> _Matcher:
+    # Keyed by identity: fixtures are frozen, and callers pass the same words tuple each time.
+    key = (id(fixture), id(words))
+    hit = _FIXTURE_CACHE.get(key)
+    if hit is None or hit[0] is not fixture or hit[1] is not words:
         background = frozenset(
             w
             for t in (fixture.scenario, fixture.title, *(c.text for c in fixture.choices))
@@ -273,9 +368,9 @@ def fixture_rationalizations(
         )
         if len(_FIXTURE_CACHE) > 1024:
             _FIXTURE_CACHE.clear()
-        hit = (fixture, _Matcher(fixture.rationalizations, background))
-        _FIXTURE_CACHE[id(fixture)] = hit
-    return hit[1].match(reply, threshold)
+        hit = (fixture, words, _Matcher(fixture.rationalizations, background, words))
+        _FIXTURE_CACHE[key] = hit
+    return hit[2]
 
 
 __all__ = [

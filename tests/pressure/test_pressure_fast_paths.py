@@ -1,0 +1,118 @@
+"""The scorer's shortcuts agree with the plain computations they replace.
+
+``judge`` reads a failed reply's words once, for its excuses and for citation prefilter words
+together (``fixture_rationalizations_and_words``), and lets ``RuleCitations.cited`` use that
+instead of scanning the reply once per title. These tests check each claim that rests on, on
+arbitrary text as well as on the scoring corpus.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from judge_corpus import ODD_FIXTURES, ODD_RULES, replies, suites
+
+from earnest.pressure.citations import (
+    RuleCitations,
+    citations_for,
+    normalize_rule_id,
+    phrase_pattern,
+)
+from earnest.pressure.envelopes import unwrap_envelope
+from earnest.pressure.rationalizations import (
+    _TABLE,
+    _Matcher,
+    fixture_rationalizations,
+    fixture_rationalizations_and_words,
+)
+from earnest.pressure.verdict import _LINE_BREAK
+
+# Characters that lowering, translating or splitting treat specially, plus plain letters.
+AWKWARD = st.text(
+    alphabet=st.sampled_from(
+        list("rulestubchangeworkaroundREALfix ")
+        + list(".!?;:'’‘\"-—_\t\r\n\x0b\x0c\x1c\x1d\x85\u2028\u00a0\u3000")
+        + ["İ", "ß", "ﬁ", "K", "Σ", "ǅ", "\u0307", "#", "№", "8", "0"]
+    ),
+    max_size=80,
+)
+
+
+def _mask(words: tuple[str, ...], low: str) -> int:
+    return sum(1 << i for i, w in enumerate(words) if w in low)
+
+
+def test_translation_maps_one_to_one_and_never_touches_letters_or_digits() -> None:
+    for key, value in _TABLE.items():
+        assert isinstance(value, str) and len(value) == 1
+        assert not chr(key).isalnum() and not value.isalnum()
+
+
+def test_line_break_class_is_exactly_where_splitlines_breaks() -> None:
+    breaks = {c for c in map(chr, range(0x110000)) if len(f"a{c}b".splitlines()) == 2}
+    matched = {c for c in map(chr, range(0x110000)) if _LINE_BREAK.fullmatch(c)}
+    assert breaks == matched
+
+
+def test_citation_words_are_letters_and_digits() -> None:
+    for rules, _ in suites().values():
+        words = citations_for(rules).words
+        assert words[0] == "rule"
+        assert all(w.isalnum() for w in words)
+        assert len(set(words)) == len(words)
+
+
+def test_extra_words_must_be_letters_and_digits() -> None:
+    with pytest.raises(ValueError, match="letters and digits"):
+        _Matcher((), frozenset(), ("real-fix",))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(replies().map(lambda r: unwrap_envelope(r[3]).text), AWKWARD))
+def test_word_presence_from_tokens_equals_substring_search(text: str) -> None:
+    words = citations_for(ODD_RULES).words
+    fixture = ODD_FIXTURES["ODD-7"]
+    low = text.lower()
+    matched, present = fixture_rationalizations_and_words(fixture, text, words, low=low)
+    assert present == _mask(words, low)
+    assert matched == fixture_rationalizations(fixture, text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(replies(), AWKWARD)
+def test_cited_with_word_presence_equals_scanning(
+    sample: tuple[str, str, tuple[str, ...] | None, str], extra: str
+) -> None:
+    name, _, _, response = sample
+    rules, _ = suites()[name]
+    citations = citations_for(rules)
+    text = unwrap_envelope(response).text + extra
+    low = text.lower()
+    plain = citations.cited(text, low)
+    present = _mask(citations.words, low)
+    assert citations.cited(text, low, present) == plain
+    mentioned = citations.mentioned(text, low, present)
+    assert mentioned == citations.mentioned(text, low)
+    assert citations.cited(text, low, present, found=mentioned) == plain
+    for rule_id in map(normalize_rule_id, rules):
+        cites = citations.cites(rule_id, low, mentioned)
+        assert cites == (rule_id in plain)
+        if cites:
+            assert citations.cited(text, low, found=mentioned | {rule_id}) == plain
+
+
+def test_rule_citations_built_by_hand_keep_every_pattern() -> None:
+    # A pattern that phrase_pattern did not make has no known second word: it is just run.
+    custom = re.compile(r"real\s*fix")
+    built = RuleCitations(
+        frozenset({"8", "9"}),
+        (("8", "real", custom), ("9", "escalate", phrase_pattern("escalate instead") or custom)),
+    )
+    assert built.cited("the realfix", None) == {"8"}
+    assert built.cited("ESCALATE, instead!", None) == {"9"}
+    assert built.cited("escalate later", None) == set()
+    present = _mask(built.words, "the realfix")
+    assert built.cited("the realfix", None, present) == {"8"}
