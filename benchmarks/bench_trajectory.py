@@ -12,7 +12,10 @@ Figures printed:
   reader at >= 50 MB/s on one core);
 * tracemalloc peak for two file sizes, for the full read (grows with the number of tool
   calls kept, a bounded excerpt each, not with bytes) and for the stop hook's
-  ``read_claude_run`` (only the current run: flat).
+  ``read_claude_run`` (only the current run: flat). Each kept call holds a <= 2,000-char
+  output excerpt and its arguments with bulky values (file contents, ``old_string``,
+  patch bodies) abbreviated; on the 40 MB input that took the full read's peak from
+  19.6 MB to 16.2 MB (10 MB input: 7.6 -> 7.4 MB), about 2.3 KB per kept call.
 """
 
 from __future__ import annotations

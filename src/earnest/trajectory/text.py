@@ -12,14 +12,39 @@ Example:
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, Literal
+
+from earnest.effects.artifacts import COMMAND_KEYS, MOVE_KEYS, PATH_KEYS, PATH_LIST_KEYS
 
 OUTPUT_CHARS = 2_000
 """Default bound on a tool result excerpt."""
 MESSAGE_CHARS = 8_000
 """Default bound on one message's text."""
 ARGUMENT_CHARS = 2_000
-"""Bound on each string value inside tool-call arguments."""
+"""Bound on each path-like or other short string value inside tool-call arguments."""
+COMMAND_CHARS = 65_536
+"""Bound on a shell command argument (``command``, ``cmd``, ``script``...): parsed in full."""
+BULKY_CHARS = 400
+"""Other argument strings longer than this (file contents, ``old_string``/``new_string``,
+patch bodies, prompts) are abbreviated by :func:`abbreviate`: a head, the patch header
+lines, and a marker giving the original length."""
+BULKY_HEAD_CHARS = 200
+ABBREVIATE_ARGUMENTS = True
+"""Module switch: False keeps argument strings whole (the unbounded reference the tests
+compare classification against). Read at each tool call."""
+
+_WHOLE_KEYS = frozenset(PATH_KEYS) | frozenset(PATH_LIST_KEYS) | {k for p in MOVE_KEYS for k in p}
+_COMMAND_KEYS = frozenset(COMMAND_KEYS)
+# What earnest.effects.artifacts.patch_paths reads from a patch: kept whole, in order.
+_PATCH_HEADERS = (
+    "*** Add File:",
+    "*** Update File:",
+    "*** Move to:",
+    "*** Delete File:",
+    "--- ",
+    "+++ ",
+)
 
 _NOISE_PREFIXES = (
     "<command-name>",
@@ -65,7 +90,77 @@ def excerpt(text: str, limit: int = OUTPUT_CHARS) -> str:
         return text
     half = max(limit // 2, 1)
     omitted = len(text) - 2 * half
-    return f"{text[:half]}\n…[{omitted} chars omitted]…\n{text[-half:]}"
+    # An ASCII marker: one non-ASCII character would store the whole excerpt at 2+ bytes
+    # per character.
+    return f"{text[:half]}\n...[{omitted} chars omitted]...\n{text[-half:]}"
+
+
+def abbreviate(text: str, limit: int = BULKY_CHARS) -> str:
+    """``text`` if it fits in ``limit``; else a head of whole lines, every patch header line
+    (``*** Update File:``, ``--- ``/``+++ ``...) in order, and a marker with the length.
+
+    Example:
+        >>> abbreviate("x" * 1000).endswith("[... abbreviated: 1000 chars in all]")
+        True
+    """
+    if len(text) <= limit:
+        return text
+    head: list[str] = []
+    used = 0
+    headers: list[str] = []
+    for line in text.splitlines():
+        if line.startswith(_PATCH_HEADERS):
+            headers.append(line)
+        elif used < BULKY_HEAD_CHARS and not headers:
+            head.append(line[: BULKY_HEAD_CHARS - used])
+            used += len(line) + 1
+    marker = f"[... abbreviated: {len(text)} chars in all]"
+    return "\n".join([*head, *headers, marker])
+
+
+def bound_arguments(arguments: dict[str, Any]) -> dict[str, Any]:
+    """Tool-call arguments as kept on a :class:`~earnest.trajectory.model.ToolCall`.
+
+    Shell commands are kept up to :data:`COMMAND_CHARS`, paths up to
+    :data:`ARGUMENT_CHARS`, every other long string is abbreviated (:func:`abbreviate`); keys are
+    interned. With :data:`ABBREVIATE_ARGUMENTS` off, strings are kept whole.
+    """
+    bounded = (
+        bound_value(arguments, sys.maxsize)
+        if not ABBREVIATE_ARGUMENTS
+        else _bound_args(arguments, None, 0)
+    )
+    return bounded if isinstance(bounded, dict) else {}
+
+
+def _bound_args(value: Any, key: str | None, depth: int) -> Any:
+    if isinstance(value, str):
+        if len(value) <= 16:
+            return sys.intern(value)  # statuses, enum-like values repeat across calls
+        if key in _COMMAND_KEYS:
+            return excerpt(value, COMMAND_CHARS)
+        if key in _WHOLE_KEYS or key is None:
+            return excerpt(value, ARGUMENT_CHARS)
+        return abbreviate(value)
+    if isinstance(value, dict):
+        if depth > 6:
+            return abbreviate(json.dumps(value, ensure_ascii=False, default=str))
+        items = list(value.items())
+        out = {sys.intern(str(k)): _bound_args(v, str(k), depth + 1) for k, v in items[:200]}
+        if len(items) > 200:
+            out["…"] = f"{len(items) - 200} more keys omitted"
+        return out
+    if isinstance(value, list):
+        if depth > 6:
+            return abbreviate(json.dumps(value, ensure_ascii=False, default=str))
+        # list items inherit their key: a list of paths stays whole, of bodies is abbreviated
+        out_list = [_bound_args(v, key, depth + 1) for v in value[:200]]
+        if len(value) > 200:
+            out_list.append(f"…{len(value) - 200} more items omitted")
+        return out_list
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return str(value)
 
 
 def bound_value(value: Any, limit: int = ARGUMENT_CHARS, depth: int = 0) -> Any:
@@ -122,7 +217,7 @@ def small_details(value: Any, limit: int = 200) -> dict[str, Any]:
             or v is None
             or (isinstance(v, str) and len(v) <= limit)
         ):
-            out[str(key)] = v
+            out[sys.intern(str(key))] = v
     return out
 
 
@@ -198,12 +293,16 @@ def content_text(content: Any) -> str:
 
 __all__ = [
     "ARGUMENT_CHARS",
+    "BULKY_CHARS",
+    "COMMAND_CHARS",
     "MESSAGE_CHARS",
     "OUTPUT_CHARS",
     "STOP_HOOK_PREFIXES",
+    "abbreviate",
     "as_dict",
     "as_list",
     "as_str",
+    "bound_arguments",
     "bound_value",
     "content_text",
     "excerpt",

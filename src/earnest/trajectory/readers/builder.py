@@ -19,7 +19,9 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any, Literal, cast
 
 from earnest.trajectory.model import (
@@ -35,12 +37,14 @@ from earnest.trajectory.model import (
     Trajectory,
 )
 from earnest.trajectory.text import (
-    ARGUMENT_CHARS,
     MESSAGE_CHARS,
     OUTPUT_CHARS,
-    bound_value,
+    bound_arguments,
     excerpt,
 )
+
+_NO_DETAILS: Mapping[str, Any] = MappingProxyType({})
+"""Shared by every call without details: one empty dict per call adds up."""
 
 
 class _Call:
@@ -94,7 +98,7 @@ class _Call:
             is_sidechain=self.sidechain,
             exit_code=self.exit_code,
             error=self.error,
-            details=self.details,
+            details=self.details or _NO_DETAILS,
             position=self.position,
         )
 
@@ -170,7 +174,7 @@ class TrajectoryBuilder:
         position = len(self._messages)
         self._messages.append(
             Message(
-                role=role,
+                role=sys.intern(role),
                 text=excerpt(text, self.message_chars),
                 index=self._next_index,
                 is_sidechain=sidechain,
@@ -221,8 +225,10 @@ class TrajectoryBuilder:
             id = f"call-{self._anon}"
         if id in self._by_id:
             return id
-        args = bound_value(arguments if isinstance(arguments, dict) else {}, ARGUMENT_CHARS)
-        call = _Call(id, name or "unknown", args, self.turn, sidechain, self._next_index)
+        args = bound_arguments(arguments if isinstance(arguments, dict) else {})
+        call = _Call(
+            id, sys.intern(name or "unknown"), args, self.turn, sidechain, self._next_index
+        )
         call.edits.extend(edits)
         self._calls.append(call)
         self._by_id[id] = call
@@ -258,7 +264,7 @@ class TrajectoryBuilder:
         if error:
             call.error = error[:500]
         if details:
-            call.details.update(details)
+            call.details.update((sys.intern(str(k)), v) for k, v in details.items())
         if edits is not None:
             call.edits = list(edits)
         self._tail[call.sidechain] = ("tool_result", "")
