@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from earnest.pressure.fixtures import REQUIRED_FIELDS
 from earnest.pressure.models import PRESSURES
 
 _NON_EMPTY = {"type": "string", "minLength": 1, "pattern": r"\S"}
@@ -28,18 +29,7 @@ FIXTURE_SCHEMA: dict[str, Any] = {
         "more stacked pressures and a forced choice with exactly one compliant option."
     ),
     "type": "object",
-    "required": [
-        "schema_version",
-        "id",
-        "agent",
-        "rule",
-        "title",
-        "scenario",
-        "pressures",
-        "choices",
-        "correct_choice",
-        "rationalizations",
-    ],
+    "required": list(REQUIRED_FIELDS),
     "additionalProperties": False,
     "properties": {
         "schema_version": {"const": 1},
