@@ -44,8 +44,9 @@ Example:
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from earnest._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from earnest.effects.claims import Claim, ClaimCheck, ClaimKind, extract_claims, verify_claims
@@ -127,13 +128,7 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _HOME, globals())
 
 
 __all__ = [

@@ -17,8 +17,9 @@ Example:
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from earnest._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from earnest.trajectory.battery import OUTCOMES, Battery, TrajectoryResult, score_trajectory
@@ -108,13 +109,7 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _HOME, globals())
 
 
 __all__ = [
