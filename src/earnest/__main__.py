@@ -16,9 +16,9 @@ def main(argv: list[str] | None = None) -> int:
         and args[0] == "hook"
         and args[1] not in {"install", "uninstall", "--help", "-h"}
     ):
-        from earnest.hooks.entry import run_hook
+        from earnest.hooks.entry import run_hook, time_budget
 
-        return run_hook(args[1:])
+        return run_hook(args[1:], budget=time_budget())
     from earnest.cli import run
 
     return run(args)
