@@ -66,11 +66,14 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
         if transcript is None:
             raise InputError(STDIN, "transcript_path", "missing")
     store = store or StateStore()
-    state = store.load(CLI, session_id, agent_id)
-    trajectory = read_run(transcript, state, store)
-    run = RunView.from_trajectory(trajectory, final_text=payload.text("last_assistant_message"))
-    outcome = decide(run, config, cwd, state, stop_hook_active=payload.stop_hook_active)
-    store.save(state)
+    with store.locked(CLI, session_id, agent_id):
+        state = store.load(CLI, session_id, agent_id)
+        trajectory = read_run(transcript, state, store)
+        run = RunView.from_trajectory(
+            trajectory, final_text=payload.text("last_assistant_message")
+        )
+        outcome = decide(run, config, cwd, state, stop_hook_active=payload.stop_hook_active)
+        store.save(state)
     return render(outcome)
 
 

@@ -57,9 +57,11 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     if not run.prompt_key:
         run = replace(run, prompt_key=payload.text("turn_id"))
     store = store or StateStore()
-    state = store.load(CLI, payload.session_id or "unknown-session", agent_id)
-    outcome = decide(run, config, cwd, state, stop_hook_active=payload.stop_hook_active)
-    store.save(state)
+    session_id = payload.session_id or "unknown-session"
+    with store.locked(CLI, session_id, agent_id):
+        state = store.load(CLI, session_id, agent_id)
+        outcome = decide(run, config, cwd, state, stop_hook_active=payload.stop_hook_active)
+        store.save(state)
     return render(outcome)
 
 

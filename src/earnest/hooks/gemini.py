@@ -60,9 +60,11 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     # our reasons is a continuation even if the flag says otherwise, or the budget would refill.
     active = payload.stop_hook_active or request.lstrip().startswith(REASON_PREFIXES)
     store = store or StateStore()
-    state = store.load(CLI, payload.session_id or "unknown-session")
-    outcome = decide(run, config, cwd, state, stop_hook_active=active)
-    store.save(state)
+    session_id = payload.session_id or "unknown-session"
+    with store.locked(CLI, session_id):
+        state = store.load(CLI, session_id)
+        outcome = decide(run, config, cwd, state, stop_hook_active=active)
+        store.save(state)
     return render(outcome)
 
 
