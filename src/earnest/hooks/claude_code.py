@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from earnest.errors import InputError
-from earnest.hooks.core import RunView, decide, stop_to_judge
+from earnest.hooks.core import RunView, decide, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import SessionState, StateStore
 from earnest.hooks.stdin import STDIN
@@ -66,14 +66,11 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
         if transcript is None:
             raise InputError(STDIN, "transcript_path", "missing")
     store = store or StateStore()
-    with store.locked(CLI, session_id, agent_id):
-        state = store.load(CLI, session_id, agent_id)
-        trajectory = read_run(transcript, state, store)
-        run = RunView.from_trajectory(
-            trajectory, final_text=payload.text("last_assistant_message")
-        )
-        outcome = decide(run, config, cwd, state, stop_hook_active=payload.stop_hook_active)
-        store.save(state)
+    state = store.load(CLI, session_id, agent_id)
+    trajectory = read_run(transcript, state, store)
+    run = RunView.from_trajectory(trajectory, final_text=payload.text("last_assistant_message"))
+    active = payload.stop_hook_active
+    outcome = settle(store, state, lambda s: decide(run, config, cwd, s, stop_hook_active=active))
     return render(outcome)
 
 

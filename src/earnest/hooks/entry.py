@@ -174,7 +174,10 @@ def run_hook(
                 raise error
             if judged is None:
                 _say(stdout, _over_budget(name, budget) + "\n")
-                _say(stderr, f"earnest hook {name}: time budget of {budget:g} s ran out; stop allowed\n")
+                _say(
+                    stderr,
+                    f"earnest hook {name}: time budget of {budget:g} s ran out; stop allowed\n",
+                )
                 os._exit(0)  # the worker is still reading: end it with the process
             output = judged
     except Exception as exc:  # the hook must never wedge the agent

@@ -25,7 +25,7 @@ import hashlib
 from dataclasses import replace
 
 from earnest.errors import InputError
-from earnest.hooks.core import RunView, decide, read_document_run, stop_to_judge
+from earnest.hooks.core import RunView, decide, read_document_run, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import StateStore
 from earnest.hooks.stdin import STDIN
@@ -61,10 +61,8 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     active = payload.stop_hook_active or request.lstrip().startswith(REASON_PREFIXES)
     store = store or StateStore()
     session_id = payload.session_id or "unknown-session"
-    with store.locked(CLI, session_id):
-        state = store.load(CLI, session_id)
-        outcome = decide(run, config, cwd, state, stop_hook_active=active)
-        store.save(state)
+    state = store.load(CLI, session_id)
+    outcome = settle(store, state, lambda s: decide(run, config, cwd, s, stop_hook_active=active))
     return render(outcome)
 
 

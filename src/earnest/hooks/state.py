@@ -11,8 +11,9 @@ Files are written atomically (temporary file + rename), named ``earnest-<cli>-<h
 hash of the CLI, session id and agent id (session ids come from the agent and are not trusted
 as file names). Files untouched for 30 days are pruned when a new one is created — only
 earnest's own (:data:`OWN_FILE`): the folder may be one the user named, holding anything.
-A session's load → decide → save runs under a file lock (:meth:`StateStore.locked`, the
-``filelock`` library), so concurrent stops of one session cannot both spend the last block.
+A stop that blocks is decided again and saved under the session's file lock
+(:meth:`StateStore.locked`, the ``filelock`` library; see :func:`earnest.hooks.core.settle`),
+so concurrent stops of one session cannot both spend the last block.
 
 Example:
     >>> import tempfile
@@ -191,6 +192,14 @@ class StateStore:
         if new_file:
             self.prune()
         return path
+
+    def save_keeping_budget(self, state: SessionState) -> Path:
+        """Save ``state``, keeping a higher block count saved meanwhile for the same prompt
+        (a concurrent stop that blocked under the lock)."""
+        saved = self.load(state.cli, state.session_id, state.agent_id)
+        if saved.prompt_key == state.prompt_key and saved.blocks > state.blocks:
+            state.blocks = saved.blocks
+        return self.save(state)
 
     def prune(self, max_age: float = PRUNE_AFTER_SECONDS) -> int:
         """Delete state files not written for ``max_age`` seconds; returns how many."""

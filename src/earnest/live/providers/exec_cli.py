@@ -69,6 +69,8 @@ def plain_text(text: str) -> str:
         'Error: folder not trusted'
     """
     return _ANSI.sub("", text)
+
+
 SYSTEM_FILE_NAME = "AGENT.md"
 _TAIL = 600
 
