@@ -14,7 +14,7 @@ def main(argv: list[str] | None = None) -> int:
     if (
         len(args) >= 2
         and args[0] == "hook"
-        and args[1] not in {"install", "uninstall", "--help", "-h"}
+        and args[1] not in {"install", "uninstall", "doctor", "--help", "-h"}
     ):
         from earnest.hooks.entry import run_hook, time_budget
 

@@ -38,6 +38,7 @@ ADAPTERS = ("claude-code", "gemini", "codex")
 USAGE = """\
 usage: earnest hook {claude-code|gemini|codex}
        earnest hook install|uninstall CLI [--project|--user] [--dir DIR]
+       earnest hook doctor [CLI] [--dir DIR]
 
 Run by an agent CLI when its agent stops: reads the hook's JSON on stdin, and blocks a stop
 whose run claims work that left no verifiable effect. Always exits 0; errors allow the stop.
