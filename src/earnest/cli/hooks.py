@@ -113,6 +113,11 @@ def install(
     note = _NOTES.get(cli.value)
     if note:
         print(f"  note: {note}")
+    from earnest.hooks.bytecode import compile_package
+
+    compiled, problem = compile_package()
+    if not compiled:
+        print(f"  note: bytecode not compiled ({problem}); every stop will compile it again")
     from earnest.hooks.doctor import install_advice
 
     advice = install_advice(cli.value, path, Path(directory or Path.cwd()))
