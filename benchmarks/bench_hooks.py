@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -184,10 +185,19 @@ def _env(state_dir: Path, pycache: Path) -> dict[str, str]:
     return env
 
 
+CPU_MS: list[float] = []
+"""CPU time (user + system) of each call timed, in order: less sensitive than wall time to a
+busy machine, which slows every process but does not make it do more work."""
+
+
 def timed(cmd: list[str], stdin: str, env: dict[str, str]) -> tuple[float, str, str]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=env, check=False)
     elapsed = (time.perf_counter() - start) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    CPU_MS.append(cpu * 1000)
     return elapsed, proc.stdout, proc.stderr
 
 
@@ -233,15 +243,18 @@ def main() -> None:
         baseline: list[float] = []
         cold: list[float] = []
         warm: list[float] = []
+        cpu: dict[str, list[float]] = {"baseline": [], "cold": [], "warm": []}
         decision = ""
         for i in range(max(args.cold, args.warm)):
             baseline.append(timed([sys.executable, "-c", "pass"], "", dict(os.environ))[0])
+            cpu["baseline"].append(CPU_MS[-1])
             if i < args.cold:
                 ms, out, err = timed(hook, payload, _env(root / f"state-cold-{i}", pycache))
                 if err.strip():
                     print(f"hook stderr: {err.strip()}", file=sys.stderr)
                 decision = out.strip() or "allow"
                 cold.append(ms)
+                cpu["cold"].append(CPU_MS[-1])
             if i < args.warm:
                 with transcript.open("a", encoding="utf-8") as fh:
                     for obj in progress_lines(cwd, i):
@@ -250,6 +263,7 @@ def main() -> None:
                 if err.strip():
                     print(f"hook stderr: {err.strip()}", file=sys.stderr)
                 warm.append(ms)
+                cpu["warm"].append(CPU_MS[-1])
 
         b50, b95 = percentiles(baseline)
         c50, c95 = percentiles(cold)
@@ -264,6 +278,13 @@ def main() -> None:
             f"{'hook, first stop (cold)':28}{c50:9.1f}{c95:9.1f}{c50 / b50:12.2f}{c95 / b95:12.2f}"
         )
         print(f"{'hook, later stops':28}{w50:9.1f}{w95:9.1f}{w50 / b50:12.2f}{w95 / b95:12.2f}")
+        cb = statistics.median(cpu["baseline"])
+        cc = statistics.median(cpu["cold"])
+        cw = statistics.median(cpu["warm"])
+        print(
+            f"cpu time (user+sys) p50 ms: baseline {cb:.1f}, first stop {cc:.1f} "
+            f"({cc / cb:.2f}x), later stops {cw:.1f} ({cw / cb:.2f}x)"
+        )
         for label, p95 in (("first stop", c95), ("later stops", w95)):
             ok = p95 < TARGET_MS and p95 < TARGET_RATIO * b95
             verdict = "meets" if ok else "misses"
