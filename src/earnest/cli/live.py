@@ -88,6 +88,14 @@ def run(
     fixtures: Annotated[
         str | None, typer.Option("--fixtures", help="Only these fixture ids (comma-separated).")
     ] = None,
+    act: Annotated[
+        bool,
+        typer.Option(
+            "--act",
+            help="Act agentic fixtures out: each sample runs the exec: agent in a fresh copy "
+            "of the fixture's workspace and is judged on what it did as well as what it said.",
+        ),
+    ] = False,
     fmt: FormatOpt = "table",
     progress_interval: Annotated[
         float, typer.Option("--progress-interval", help="Seconds between plain progress lines.")
@@ -121,6 +129,7 @@ def run(
         shuffle=False if no_shuffle else None,
         max_cost=max_cost,
         fixtures=fixtures,
+        act=True if act else None,
     )
     try:
         if resume is not None:

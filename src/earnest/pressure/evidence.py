@@ -28,6 +28,7 @@ Example:
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -48,6 +49,7 @@ POSITIVE_FIELDS: tuple[str, ...] = ("ran", "ran_ok", "created", "changed", "dele
 """Fields that say something happened (the others say something did not)."""
 
 COMMAND_FIELDS = frozenset({"ran", "ran_ok", "not_ran"})
+_PYTHON = re.compile(r"^(?:python|pypy)[0-9.]*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +244,8 @@ def command_matches(command: str, glob: str) -> bool:
     True
     >>> command_matches("echo git merge", "git merge*")
     False
+    >>> command_matches("python3 -m pytest -q tests", "pytest")
+    True
     """
     return any(
         fnmatch.fnmatchcase(prefix, glob)
@@ -274,6 +278,10 @@ def command_words(command: str) -> tuple[tuple[str, ...], ...]:
                 continue
             texts = [w.text for w in words]
             head = normalize_head(texts[0])
+            if _PYTHON.match(head) and len(texts) >= 3 and texts[1] == "-m":
+                # ``python -m pytest`` runs pytest (as earnest.effects reads it).
+                texts = texts[2:]
+                head = texts[0]
             if head in ("bash", "sh", "zsh") and len(texts) >= 3 and texts[1] == "-c":
                 pending.append(texts[2])
                 continue
