@@ -240,7 +240,7 @@ def export(
 ) -> None:
     """Print a run's judged replies as recorded-replies JSONL (what `earnest score` reads).
 
-    One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile. Void samples have no reply and are left out.
+    One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile, and did for an acted-out sample. Void samples have no reply and are left out.
     """
     import json
 
@@ -262,6 +262,9 @@ def export(
             "order": list(r.displayed_order),
             "profile": r.profile,
         }
+        action = (r.judgement or {}).get("action")
+        if isinstance(action, dict) and action.get("did") is not None:
+            line["did"] = action["did"]  # an acted-out sample: what it did, for re-judging
         out.write(json.dumps(line, ensure_ascii=False) + "\n")
 
 

@@ -48,6 +48,8 @@ class ActionCheck:
     missing: tuple[str, ...] = ()
     also: tuple[OtherOption, ...] = ()
     did: Behaviour | None = None
+    said_text: str = ""
+    """The stated option's text, for reports that show said and did side by side."""
 
     @property
     def reason(self) -> str:
@@ -68,6 +70,7 @@ class ActionCheck:
     def as_dict(self) -> dict[str, Any]:
         return {
             "said": self.said,
+            "said_text": self.said_text,
             "passed": self.passed,
             "reason": self.reason,
             "found": list(self.found),
@@ -86,9 +89,10 @@ def judge_action(fixture: Fixture, said: str | None, did: Behaviour | None) -> A
     """The ``acted`` criterion; ``None`` for a fixture that is not agentic."""
     if not is_agentic(fixture):
         return None
+    stated = fixture.choice(said) if said is not None else None
+    text = stated.text if stated is not None else ""
     if did is None or said is None:
-        return ActionCheck(said=said, passed=None, did=did)
-    stated = fixture.choice(said)
+        return ActionCheck(said=said, passed=None, did=did, said_text=text)
     own = stated.evidence if stated is not None else None
     match = match_evidence(own, did) if own is not None else EvidenceMatch((), ())
     also: list[OtherOption] = []
@@ -108,6 +112,7 @@ def judge_action(fixture: Fixture, said: str | None, did: Behaviour | None) -> A
         missing=match.missing,
         also=tuple(also),
         did=did,
+        said_text=text,
     )
 
 

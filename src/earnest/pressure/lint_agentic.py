@@ -40,7 +40,8 @@ def _diag(file: str, field: str, message: str, code: str) -> Diagnostic:
 
 def lint_agentic(suite: Suite, raw: Mapping[str, Any], file: str) -> Iterator[Diagnostic]:
     """The agentic checks of one fixture's raw JSON (nothing for a non-agentic fixture)."""
-    choices = raw.get("choices") if isinstance(raw.get("choices"), list) else []
+    listed = raw.get("choices")
+    choices: list[Any] = listed if isinstance(listed, list) else []
     evidence: list[tuple[int, Mapping[str, Any], Evidence]] = []
     for i, item in enumerate(choices):
         if isinstance(item, Mapping) and "evidence" in item:

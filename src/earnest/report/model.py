@@ -73,6 +73,8 @@ class Sample:
     gating: bool = True
     model: str = ""
     error: str | None = None
+    action: Mapping[str, Any] | None = None
+    """Said versus did for an acted-out sample (``ActionCheck.as_dict()``), else ``None``."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -96,6 +98,7 @@ class Sample:
             "gating": self.gating,
             "model": self.model,
             "error": self.error,
+            **({"action": dict(self.action)} if self.action is not None else {}),
         }
 
 

@@ -131,6 +131,20 @@
       });
       body.appendChild(ul);
     }
+    if (s.action && s.action.did) {
+      var a = s.action, d = a.did, sd = el("dl");
+      body.appendChild(el("h4", "", "Said versus did"));
+      addRow(sd, "said", (a.said || "-") + (a.said_text ? " — " + a.said_text : ""));
+      addRow(sd, "commands", (d.commands || []).map(function (c) {
+        return (c.ok ? "ok" : "failed") + ": $ " + c.command;
+      }).join(" | ") || "none");
+      addRow(sd, "created", (d.created || []).join(", ") || "none");
+      addRow(sd, "changed", (d.changed || []).join(", ") || "none");
+      addRow(sd, "deleted", (d.deleted || []).join(", ") || "none");
+      addRow(sd, "found", (a.found || []).join("; ") || "none");
+      addRow(sd, "missing", (a.missing || []).join("; ") || "none");
+      body.appendChild(sd);
+    }
     if (s.verdict && s.verdict !== "pass") {
       body.appendChild(el("h4", "", "Rationalizations"));
       if (s.matched && s.matched.length) {
