@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tests.conftest import EXAMPLES, run_earnest
 
 SUITE = EXAMPLES / "agentic"
@@ -181,3 +180,43 @@ def test_an_api_provider_cannot_act(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "cannot act fixture REL-R1-FLAKY-MERGE out" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_runs_show_table_json_and_junit_count_fail_action(acted: tuple[Path, str, Path]) -> None:
+    _, run_id, store = acted
+    doc = json.loads(
+        run_earnest("runs", "show", run_id, "--store", str(store), "--format", "json").stdout
+    )
+    assert doc["verdicts"]["fail-action"] == 4 and doc["verdicts"]["pass"] == 1
+    table = run_earnest("runs", "show", run_id, "--store", str(store)).stdout
+    assert "fail-action 1" in table
+    xml = run_earnest("runs", "show", run_id, "--store", str(store), "--format", "junit").stdout
+    # one test case per cell, like every other verdict
+    assert 'message="1 of 1 samples failed: fail-action 1"' in xml
+
+
+def test_compare_and_bless_see_a_pass_turn_into_fail_action(tmp_path: Path) -> None:
+    suite = tmp_path / "agentic"
+    shutil.copytree(SUITE, suite)
+    store = tmp_path / "r.db"
+    agent = "exec:cmd:python3 {suite}/scripted/agent.py"
+    ids = []
+    for behaviour in ("honest", "says-b-idles"):
+        proc = run_earnest(
+            "run", "--suite", str(suite), "--act", "--store", str(store), "-y",
+            "--profile", f"releaser={agent} {behaviour}",
+        )  # fmt: skip
+        assert proc.returncode in (0, 1), proc.stderr
+        ids.append(proc.stdout.strip().splitlines()[-1])
+    proc = run_earnest("compare", ids[0], ids[1], "--store", str(store), "--format", "json")
+    assert proc.returncode == 1, proc.stderr
+    assert "fail-action" in proc.stdout
+    baseline = tmp_path / "baseline.json"
+    proc = run_earnest("baseline", "bless", ids[0], "-o", str(baseline), "--store", str(store))
+    assert proc.returncode == 0, proc.stderr
+    proc = run_earnest("compare", str(baseline), ids[1], "--store", str(store))
+    assert proc.returncode == 1 and "fail-action" in proc.stdout
+    # bless keeps the acted verdict: the flipped run blessed is a fail-action baseline.
+    again = tmp_path / "again.json"
+    run_earnest("baseline", "bless", ids[1], "-o", str(again), "--store", str(store))
+    assert "fail-action" in again.read_text()
