@@ -88,7 +88,7 @@ _SUREFIRE = re.compile(
     r"^(?:\[\w+\]\s+)?Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$", re.M
 )
 _DOTNET = re.compile(
-    r"^\s*(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+), Passed:\s+(\d+), Skipped:\s+(\d+), "
+    r"^\s*(?:Passed|Failed|Skipped)!\s+-\s+Failed:\s+(\d+), Passed:\s+(\d+), Skipped:\s+(\d+), "
     r"Total:\s+(\d+)",
     re.M,
 )
@@ -173,14 +173,15 @@ def _mocha(text: str) -> tuple[int, TestCounts] | None:
 def _go(text: str) -> tuple[int, TestCounts] | None:
     verbose = _GO_VERBOSE.findall(text)
     packages = list(_GO_PACKAGE.finditer(text))
-    if not packages and not verbose:
+    if not packages and "=== RUN" not in text:
         return None
     start = packages[0].start() if packages else 0
-    if verbose:
+    if verbose and "=== RUN" in text:
         return start, TestCounts(
             "go test", verbose.count("PASS"), verbose.count("FAIL"), verbose.count("SKIP"), 0
         )
-    # Without -v, go test prints one line per package: those are the counts it gives.
+    # Without -v, go test names only failed tests, and prints one line per package: those
+    # are the counts it gives.
     ok = sum(1 for m in packages if m.group(1) == "ok")
     return start, TestCounts("go test (packages)", ok, len(packages) - ok, 0, 0)
 
