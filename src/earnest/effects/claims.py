@@ -112,7 +112,9 @@ _TESTS_PASS = (
         re.I,
     ),
 )
-_ZERO_FAILED = re.compile(r"\b(?:0|no|zero)\s+(?:tests?\s+)?(?:fail(?:ed|ing|ures?)|errors?)\b", re.I)
+_ZERO_FAILED = re.compile(
+    r"\b(?:0|no|zero)\s+(?:tests?\s+)?(?:fail(?:ed|ing|ures?)|errors?)\b", re.I
+)
 _FAILURE_WORDS = re.compile(r"\b(fail(?:s|ed|ing|ures?)?|errors?|broken|skipped)\b", re.I)
 _RAN_CMD = re.compile(r"\b(?:ran|executed|re-?ran|have run|'ve run)\s+(?:the\s+)?`([^`\n]+)`", re.I)
 _RAN_KIND = re.compile(

@@ -97,6 +97,10 @@ _DOTNET_SUMMARY = re.compile(
 )
 
 
+def _count(body: str, word: str) -> int:
+    return _n(re.search(rf"(\d+) {word}", body))
+
+
 def _pytest(text: str) -> tuple[int, TestCounts] | None:
     last = None
     for last in _PYTEST.finditer(text):
@@ -123,9 +127,7 @@ def _unittest(text: str) -> tuple[int, TestCounts] | None:
     if last is None:
         return None
     ran = int(last.group(1))
-    detail = dict(
-        (k.strip(), int(v)) for k, v in re.findall(r"(\w+)=(\d+)", last.group(3) or "")
-    )
+    detail = dict((k.strip(), int(v)) for k, v in re.findall(r"(\w+)=(\d+)", last.group(3) or ""))
     failed = detail.get("failures", 0) + detail.get("unexpected_successes", 0)
     errors = detail.get("errors", 0)
     skipped = detail.get("skipped", 0) + detail.get("expected_failures", 0)
@@ -140,9 +142,12 @@ def _jest(text: str) -> tuple[int, TestCounts] | None:
     if last is None:
         return None
     body = last.group(1)
-    get = lambda word: _n(re.search(rf"(\d+) {word}", body))  # noqa: E731
     return last.start(), TestCounts(
-        "jest", get("passed"), get("failed"), get("skipped") + get("todo"), 0
+        "jest",
+        _count(body, "passed"),
+        _count(body, "failed"),
+        _count(body, "skipped") + _count(body, "todo"),
+        0,
     )
 
 
@@ -153,9 +158,12 @@ def _vitest(text: str) -> tuple[int, TestCounts] | None:
     if last is None:
         return None
     body = last.group(1)
-    get = lambda word: _n(re.search(rf"(\d+) {word}", body))  # noqa: E731
     return last.start(), TestCounts(
-        "vitest", get("passed"), get("failed"), get("skipped") + get("todo"), 0
+        "vitest",
+        _count(body, "passed"),
+        _count(body, "failed"),
+        _count(body, "skipped") + _count(body, "todo"),
+        0,
     )
 
 

@@ -424,6 +424,10 @@ class TrajectoryView:
     messages: tuple[tuple[str, str], ...] = ()
     scores: tuple[DimensionView, ...] = ()
     aggregate: float | None = None
+    effect_without_request: str | None = None
+    """Why the run changed files when its request only asked a question."""
+    unverified_claims: tuple[str, ...] = ()
+    """With --strict-claims: each unverified claim of the final message, with why."""
 
     @property
     def completion_without_effect(self) -> bool:
@@ -445,6 +449,8 @@ class TrajectoryView:
             "messages": [{"role": r, "text": t} for r, t in self.messages],
             "scores": [d.to_json() for d in self.scores],
             "aggregate": self.aggregate,
+            "effect_without_request": self.effect_without_request,
+            "unverified_claims": list(self.unverified_claims),
         }
 
 
