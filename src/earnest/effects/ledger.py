@@ -28,7 +28,6 @@ from earnest.effects.classify import ToolObservation, observe_tool_result
 from earnest.effects.models import EffectClass, EffectEvidence
 from earnest.effects.registry import DEFAULT_REGISTRY, ToolRegistry
 
-
 OUTPUT_TAIL = 8192
 """How much of a shell call's output is kept: enough for any test runner's summary."""
 

@@ -97,14 +97,20 @@ _DOTNET_SUMMARY = re.compile(
 )
 
 
+def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The last match: a runner's final summary (the Surefire "Results:" total, say)."""
+    found = None
+    for found in pattern.finditer(text):  # noqa: B007 - the loop keeps the last one
+        pass
+    return found
+
+
 def _count(body: str, word: str) -> int:
     return _n(re.search(rf"(\d+) {word}", body))
 
 
 def _pytest(text: str) -> tuple[int, TestCounts] | None:
-    last = None
-    for last in _PYTEST.finditer(text):
-        pass
+    last = _last(_PYTEST, text)
     if last is None:
         return None
     parts = {k: 0 for k in ("passed", "failed", "skipped", "errors", "xfailed", "xpassed")}
@@ -121,9 +127,7 @@ def _pytest(text: str) -> tuple[int, TestCounts] | None:
 
 
 def _unittest(text: str) -> tuple[int, TestCounts] | None:
-    last = None
-    for last in _UNITTEST.finditer(text):
-        pass
+    last = _last(_UNITTEST, text)
     if last is None:
         return None
     ran = int(last.group(1))
@@ -136,9 +140,7 @@ def _unittest(text: str) -> tuple[int, TestCounts] | None:
 
 
 def _jest(text: str) -> tuple[int, TestCounts] | None:
-    last = None
-    for last in _JEST.finditer(text):
-        pass
+    last = _last(_JEST, text)
     if last is None:
         return None
     body = last.group(1)
@@ -152,9 +154,7 @@ def _jest(text: str) -> tuple[int, TestCounts] | None:
 
 
 def _vitest(text: str) -> tuple[int, TestCounts] | None:
-    last = None
-    for last in _VITEST.finditer(text):
-        pass
+    last = _last(_VITEST, text)
     if last is None:
         return None
     body = last.group(1)
@@ -208,9 +208,7 @@ def _cargo(text: str) -> tuple[int, TestCounts] | None:
 
 
 def _rspec(text: str) -> tuple[int, TestCounts] | None:
-    last = None
-    for last in _RSPEC.finditer(text):
-        pass
+    last = _last(_RSPEC, text)
     if last is None:
         return None
     examples, failures, pending = int(last.group(1)), int(last.group(2)), _n(last, 3)
@@ -220,9 +218,7 @@ def _rspec(text: str) -> tuple[int, TestCounts] | None:
 
 
 def _surefire(text: str) -> tuple[int, TestCounts] | None:
-    last = None
-    for last in _SUREFIRE.finditer(text):
-        pass  # the last one is the "Results:" total of the module
+    last = _last(_SUREFIRE, text)
     if last is None:
         return None
     run, failures, errors, skipped = (int(last.group(i)) for i in range(1, 5))
