@@ -49,14 +49,12 @@ class TestCounts:
         return self.failed == 0 and self.errors == 0 and self.passed > 0
 
     def render(self) -> str:
-        text = f"{self.passed}/{self.total} passed"
-        extra = [
-            f"{n} {word}"
-            for n, word in ((self.failed, "failed"), (self.errors, "errors"),
-                            (self.skipped, "skipped"))
-            if n
-        ]  # fmt: skip
-        return ", ".join([text, *extra])
+        extra = [f"{self.failed} failed"] if self.failed else []
+        if self.errors:
+            extra.append(f"{self.errors} error" + ("s" if self.errors != 1 else ""))
+        if self.skipped:
+            extra.append(f"{self.skipped} skipped")
+        return ", ".join([f"{self.passed}/{self.total} passed", *extra])
 
 
 def _n(match: re.Match[str] | None, group: int = 1) -> int:
