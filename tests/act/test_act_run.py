@@ -220,3 +220,36 @@ def test_compare_and_bless_see_a_pass_turn_into_fail_action(tmp_path: Path) -> N
     again = tmp_path / "again.json"
     run_earnest("baseline", "bless", ids[1], "-o", str(again), "--store", str(store))
     assert "fail-action" in again.read_text()
+
+
+def test_resume_refuses_a_changed_workspace(tmp_path: Path) -> None:
+    suite = tmp_path / "agentic"
+    shutil.copytree(SUITE, suite)
+    store = tmp_path / "r.db"
+    proc = run_earnest(
+        "run", "--suite", str(suite), "--act", "--store", str(store), "-y",
+        "--profile", "honest",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run_id = proc.stdout.strip().splitlines()[-1]
+    # Resuming checks what the run measured, the workspace template included.
+    (suite / "workspaces" / "lock-service" / "README.md").write_text("changed\n")
+    again = run_earnest("run", "--resume", run_id, "--store", str(store), "-y")
+    assert again.returncode == 2
+    assert "workspace changed since run" in again.stderr
+
+
+def test_act_mode_preset_flags() -> None:
+    from earnest.live.profiles import parse_spec
+    from earnest.live.providers.exec_cli import build_act_argv
+
+    claude = build_act_argv(parse_spec("c", "exec:claude:sonnet"), "DOC", "/x/AGENT.md")
+    assert claude[:4] == ["claude", "-p", "--model", "sonnet"]
+    assert "stream-json" in claude and "json" not in claude[claude.index("--verbose") :]
+    assert claude[claude.index("--permission-mode") + 1] == "acceptEdits"
+    assert '{"disableAllHooks": true}' in claude
+    codex = build_act_argv(parse_spec("x", "exec:codex:gpt-5"), "DOC", "/x/AGENT.md")
+    assert codex[-1] == "-" and "--json" in codex
+    assert codex[codex.index("--sandbox") + 1] == "workspace-write" and "read-only" not in codex
+    gemini = build_act_argv(parse_spec("g", "exec:gemini:gemini-2.5-pro"), "DOC", "/x/AGENT.md")
+    assert gemini[-1] == "--prompt" and "stream-json" in gemini

@@ -95,6 +95,22 @@ def sha256_file(path: Path | None) -> str:
         return ""
 
 
+def workspace_checksum(suite: Suite, fixture: Fixture) -> str:
+    """One hash over an agentic fixture's workspace template: every file's path and content
+    (``""`` when the folder is not a suite folder: lint says why)."""
+    from earnest.pressure.workspaces import resolve_workspace, snapshot
+
+    assert fixture.workspace is not None
+    try:
+        folder = resolve_workspace(suite.config.root, fixture.workspace)
+    except ValueError:
+        return ""
+    digest = hashlib.sha256()
+    for path, sha in sorted(snapshot(folder).items()):
+        digest.update(f"{path}\0{sha}\n".encode())
+    return digest.hexdigest()
+
+
 def suite_checksums(suite: Suite, fixtures: Sequence[Fixture]) -> dict[str, Any]:
     """What a run measured: each fixture's file and metadata, each agent doc, the doctrine."""
     fx: dict[str, Any] = {}
@@ -116,6 +132,8 @@ def suite_checksums(suite: Suite, fixtures: Sequence[Fixture]) -> dict[str, Any]
             "path": str(f.path) if f.path else None,
             "rationalizations": [r.excuse for r in f.rationalizations],
         }
+        if f.workspace is not None:
+            fx[f.id]["workspace_sha256"] = workspace_checksum(suite, f)
     return {
         "fixtures": fx,
         "agents": agents,
@@ -135,6 +153,12 @@ def check_resumable(stored: Mapping[str, Any], current: Mapping[str, Any], run_i
                 meta.get("path"),
                 fid,
                 f"fixture changed since run {run_id} started; start a new run instead of resuming",
+            )
+        if now.get("workspace_sha256") != meta.get("workspace_sha256"):
+            raise InputError(
+                meta.get("path"),
+                fid,
+                f"the fixture's workspace changed since run {run_id} started; start a new run",
             )
     for name, sha in stored.get("agents", {}).items():
         if current.get("agents", {}).get(name) != sha:
