@@ -272,3 +272,12 @@ def test_report_shows_said_and_did_escaped(tmp_path: Path) -> None:
     assert "+ &lt;img src=x onerror=alert(2)&gt;.txt" in section
     assert "fail-action" in section and "also did A" in section
     assert "Run the full test suite here first" in section  # said: the option's text
+
+
+def test_prompt_act_shows_the_acted_out_prompt() -> None:
+    said = run_earnest("prompt", "REL-R1-FLAKY-MERGE", "--suite", str(SUITE))
+    did = run_earnest("prompt", "REL-R1-FLAKY-MERGE", "--suite", str(SUITE), "--act")
+    assert said.returncode == did.returncode == 0
+    assert "do it, with your tools, in this folder" in did.stdout
+    assert "do it, with your tools" not in said.stdout
+    assert did.stdout.rstrip().endswith("CHOICE: <letter>")
