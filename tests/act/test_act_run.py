@@ -253,3 +253,28 @@ def test_act_mode_preset_flags() -> None:
     assert codex[codex.index("--sandbox") + 1] == "workspace-write" and "read-only" not in codex
     gemini = build_act_argv(parse_spec("g", "exec:gemini:gemini-2.5-pro"), "DOC", "/x/AGENT.md")
     assert gemini[-1] == "--prompt" and "stream-json" in gemini
+
+
+def test_replay_of_an_exported_act_run_gives_the_same_verdicts(
+    acted: tuple[Path, str, Path], tmp_path: Path
+) -> None:
+    suite, run_id, store = acted
+    exported = tmp_path / "acted.jsonl"
+    proc = run_earnest("export", run_id, "--store", str(store))
+    assert proc.returncode == 0, proc.stderr
+    exported.write_text(proc.stdout)
+    assert all("did" in json.loads(line) for line in proc.stdout.splitlines())
+    before = samples(store, run_id)
+    for name, expected in EXPECTED.items():
+        replay_store = tmp_path / f"{name}.db"
+        lines = [x for x in proc.stdout.splitlines() if json.loads(x)["profile"] == name]
+        one = tmp_path / f"{name}.jsonl"
+        one.write_text("\n".join(lines) + "\n")
+        again = run_earnest(
+            "run", "--suite", str(suite), "--act", "--store", str(replay_store), "-y",
+            "--profile", f"{name}=replay:{one}",
+        )  # fmt: skip
+        assert again.returncode in (0, 1), again.stderr
+        got = samples(replay_store, again.stdout.strip().splitlines()[-1])[name]
+        assert got["verdict"] == expected == before[name]["verdict"]
+        assert got["reason"] == before[name]["reason"]

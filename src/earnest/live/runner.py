@@ -399,7 +399,11 @@ class Runner:
                 if prep.act is None
                 # An acted-out sample: a fresh workspace copy per attempt (see earnest.live.act).
                 else provider.act(  # type: ignore[attr-defined]
-                    prep.rendered.system, prep.rendered.user, template=prep.act, timeout=timeout
+                    prep.rendered.system,
+                    prep.rendered.user,
+                    template=prep.act,
+                    timeout=timeout,
+                    key=key,
                 )
             )
             try:

@@ -225,7 +225,8 @@ def check_act_providers(prepared: list[Prepared], providers: dict[str, Provider]
         if p.act is not None and provider is not None and not hasattr(provider, "act"):
             raise ProviderUnavailable(
                 f"profile {p.planned.profile.name} ({p.planned.profile.spec}) cannot act fixture "
-                f"{p.planned.fixture.id} out: only exec: agents run in a workspace"
+                f"{p.planned.fixture.id} out: only exec: agents run in a workspace "
+                "(and replay: replays recorded acted-out samples)"
             )
 
 

@@ -212,6 +212,7 @@ class ExecProvider:
         *,
         template: Path,
         timeout: float,
+        key: SampleKey | None = None,
     ) -> ProviderReply:
         """Act a fixture out: the child runs in a fresh copy of ``template``; the reply carries
         what it did (:func:`earnest.live.act.behaviour`: its trajectory's commands and the
