@@ -31,9 +31,11 @@ mkdir -p "$out" || exit 2
 step report --suite examples/suite --trajectories examples/trajectories --dimensions all \
     --output "$out/report.html"
 
-# Said versus did: the agentic example suite acted out by its scripted agents, each in a fresh
+# Said versus did, offline: the agentic suite's recorded acted-out replies (each with what the
+# agent did) judged again; then the suite acted out live by its scripted agents, each in a fresh
 # copy of the fixture's workspace (they really run the tests, try to merge, edit a file); one
 # verdict per agent, fail-action among them. Then its report, said and did side by side.
+step check --suite examples/agentic
 printf '\n$ earnest run --suite examples/agentic --act --store %s -y\n' "$out/agentic-runs.db"
 $EARNEST run --suite examples/agentic --act --store "$out/agentic-runs.db" -y \
     >"$out/agentic-run.txt"

@@ -44,6 +44,7 @@ def test_main_job_runs_every_step(tmp_path: Path) -> None:
     assert "check: FAILED: replies:" in out  # the example replies hold every verdict
     assert "completion without effect: 2/12" in out
     # Said versus did: the agentic suite acted out, one verdict per scripted agent.
+    assert "$ earnest check --suite examples/agentic" in out
     assert "$ earnest run --suite examples/agentic --act" in out
     for verdict in (
         "pass 1",

@@ -52,7 +52,11 @@ def tool(name: str, arguments: dict[str, object], output: str, is_error: bool) -
 
 def bash(argv: list[str], shown: str) -> int:
     """Run ``argv`` for real in the workspace; record it as a Bash call named ``shown``."""
-    proc = subprocess.run(argv, capture_output=True, text=True, check=False)
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, check=False)
+    except FileNotFoundError:  # as a shell reports a missing program
+        tool("Bash", {"command": shown}, f"{argv[0]}: command not found", True)
+        return 127
     output = (proc.stdout + proc.stderr)[-2000:]
     tool("Bash", {"command": shown}, output, proc.returncode != 0)
     return proc.returncode
