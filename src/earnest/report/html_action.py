@@ -73,7 +73,7 @@ def said_did_section(samples: Sequence[Sample]) -> str:
                     f"also did {other.get('choice')}: " + "; ".join(_items(other.get("found")))
                 )
         rows.append(
-            f'<tr class="item" data-key="{esc(s.key)}" data-verdict="{esc(v)}" '
+            f'<tr class="sditem" data-key="{esc(s.key)}" data-verdict="{esc(v)}" '
             f'data-fixture="{esc(s.fixture_id)}" data-profile="{esc(s.profile)}" '
             f'data-arm="{esc(s.arm)}"><td>{esc(s.fixture_id)}</td><td>{esc(s.profile)}</td>'
             f"<td>{esc(s.arm)}</td><td>{'' if s.epoch is None else s.epoch}</td>"

@@ -38,14 +38,14 @@
   }
 
   function apply() {
-    var rows = document.querySelectorAll("tr.item");
+    var rows = document.querySelectorAll("tr.item, tr.sditem");
     var shown = 0;
     rows.forEach(function (r) {
       var ok = matches(r);
       r.classList.toggle("hidden", !ok);
-      if (ok) { shown++; }
+      if (ok && r.classList.contains("item")) { shown++; }
     });
-    document.querySelectorAll("[data-filter-scope] [data-fixture]:not(.item), [data-filter-scope] [data-profile]:not(.item)")
+    document.querySelectorAll("[data-filter-scope] [data-fixture]:not(.item):not(.sditem), [data-filter-scope] [data-profile]:not(.item):not(.sditem)")
       .forEach(function (n) {
         if (n.classList.contains("sq")) { return; }
         var keep = true;
@@ -280,7 +280,7 @@
       if (list) { list.scrollIntoView(); }
       return;
     }
-    var row = t.closest("tr.item[data-key], tr.titem[data-key]");
+    var row = t.closest("tr.item[data-key], tr.titem[data-key], tr.sditem[data-key]");
     if (row && !t.closest("a,button,select,summary")) { open(row.getAttribute("data-key")); }
   });
 
