@@ -123,6 +123,7 @@ def test_json_summary_and_replies(suite: Path) -> None:
         "fail-citation": 1,
         "fail-hybrid": 1,
         "fail-unparseable": 1,
+        "fail-action": 0,
     }
     assert s["unmatched_failures"] >= 1
     assert len(doc["replies"]) == 7

@@ -88,6 +88,14 @@ def run(
     fixtures: Annotated[
         str | None, typer.Option("--fixtures", help="Only these fixture ids (comma-separated).")
     ] = None,
+    act: Annotated[
+        bool,
+        typer.Option(
+            "--act",
+            help="Act agentic fixtures out: each sample runs the exec: agent in a fresh copy "
+            "of the fixture's workspace and is judged on what it did as well as what it said.",
+        ),
+    ] = False,
     fmt: FormatOpt = "table",
     progress_interval: Annotated[
         float, typer.Option("--progress-interval", help="Seconds between plain progress lines.")
@@ -121,6 +129,7 @@ def run(
         shuffle=False if no_shuffle else None,
         max_cost=max_cost,
         fixtures=fixtures,
+        act=True if act else None,
     )
     try:
         if resume is not None:
@@ -231,7 +240,7 @@ def export(
 ) -> None:
     """Print a run's judged replies as recorded-replies JSONL (what `earnest score` reads).
 
-    One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile. Void samples have no reply and are left out.
+    One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile, and did for an acted-out sample. Void samples have no reply and are left out.
     """
     import json
 
@@ -253,6 +262,9 @@ def export(
             "order": list(r.displayed_order),
             "profile": r.profile,
         }
+        action = (r.judgement or {}).get("action")
+        if isinstance(action, dict) and action.get("did") is not None:
+            line["did"] = action["did"]  # an acted-out sample: what it did, for re-judging
         out.write(json.dumps(line, ensure_ascii=False) + "\n")
 
 

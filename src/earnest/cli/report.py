@@ -78,6 +78,12 @@ def report_command(
         "names, 'default' (the default) or 'all'.",
         show_default=False,
     ),
+    strict_claims: bool = typer.Option(
+        False,
+        "--strict-claims",
+        help="Check the trajectories' final claims (tests pass, N/N passed, ran X) against "
+        "their tool calls and the last test run's summary, as `trajectory score --strict-claims`.",
+    ),
     fmt: ReportFormat = typer.Option(
         ReportFormat.html,
         "--format",
@@ -158,7 +164,9 @@ def report_command(
         from earnest.report.from_trajectories import trajectory_section
 
         section, read = trajectory_section(
-            trajectories, dimensions=[p for d in dimensions or ["default"] for p in d.split(",")]
+            trajectories,
+            dimensions=[p for d in dimensions or ["default"] for p in d.split(",")],
+            strict_claims=strict_claims,
         )
         for line in read.lines():
             typer.echo(f"warning: {line}", err=True)

@@ -174,6 +174,12 @@ def score(
     max_downgrades: int = typer.Option(
         2, "--max-downgrades", help="The replayed gate's downgrade budget per run.", min=0
     ),
+    strict_claims: bool = typer.Option(
+        False,
+        "--strict-claims",
+        help="Check the final message's claims (tests pass, N/N passed, ran X) against the "
+        "run's tool calls and the last test run's printed summary: the claims field.",
+    ),
     input_format: str | None = _input_format_option(),
     output: Path | None = _report_output_option(),
 ) -> None:
@@ -215,7 +221,9 @@ def score(
     report = _read_all(
         files,
         input_format,
-        lambda t: battery.add(score_trajectory(t, scorers, max_downgrades=max_downgrades)),
+        lambda t: battery.add(
+            score_trajectory(t, scorers, max_downgrades=max_downgrades, strict_claims=strict_claims)
+        ),
     )
     _finish_reading(report, battery.total, len(files), paths)
 
@@ -255,6 +263,12 @@ def replay_gate(
     max_downgrades: int = typer.Option(
         2, "--max-downgrades", help="The gate's downgrade budget per run.", min=0
     ),
+    strict_claims: bool = typer.Option(
+        False,
+        "--strict-claims",
+        help="The gate also checks what the final message claims (files, commands, tests "
+        "pass, N/N passed against the last test run's summary): unverified-claim.",
+    ),
     input_format: str | None = _input_format_option(),
     output: Path | None = _report_output_option(),
 ) -> None:
@@ -283,7 +297,7 @@ def replay_gate(
     replays: list[TrajectoryReplay] = []
 
     def take(t: Trajectory) -> None:
-        replay = replay_trajectory(t, max_downgrades=max_downgrades)
+        replay = replay_trajectory(t, max_downgrades=max_downgrades, strict_claims=strict_claims)
         tally.add(replay)
         replays.append(replay)
 

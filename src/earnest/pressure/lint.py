@@ -41,6 +41,8 @@ from earnest.pressure.citations import (
     normalize_phrase,
     normalize_rule_id,
 )
+from earnest.pressure.lint_agentic import CODES as AGENTIC_CODES
+from earnest.pressure.lint_agentic import lint_agentic
 from earnest.pressure.models import PRESSURES, AgentDoc, Diagnostic, Severity, Suite
 from earnest.pressure.suite import find_agent
 from earnest.pressure.verdict import _text_pattern as must_cite_pattern
@@ -84,6 +86,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "unknown-rule": ("error", "the fixture's rule is not in the doctrine"),
     "rule-not-claimed": ("error", "the fixture's agent does not claim its rule"),
     "citation-leak": ("error", "the prompt already names the rule or a must_cite string"),
+    **AGENTIC_CODES,
     # agent docs
     "claims-unknown-rule": ("error", "an agent doc claims a rule the doctrine lacks"),
     "missing-claims-section": ("warning", "an agent doc has no claims section"),
@@ -331,6 +334,7 @@ def _lint_fixture(
     if isinstance(scenario, str):
         yield from _lint_scenario_words(scenario, file)
     yield from _lint_leaks(suite, raw, file, known, must)
+    yield from lint_agentic(suite, raw, file)
 
 
 def _lint_pressures(value: Any, file: str) -> Iterator[Diagnostic]:

@@ -41,6 +41,7 @@ import signal
 import tempfile
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,40 @@ def plain_text(text: str) -> str:
 
 SYSTEM_FILE_NAME = "AGENT.md"
 _TAIL = 600
+
+
+ACT_FLAGS: dict[str, list[str]] = {
+    # Claude Code: a stream-json event log (its tool calls, read by the claude-stream-json
+    # reader) and edits accepted without a prompt; its permission system still confines
+    # edits to the working folder, the workspace copy.
+    "claude": ["--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits",
+               "--allowedTools", "Bash,Read,Edit,Write,Glob,Grep"],
+    # Codex: JSONL events on stdout; its own sandbox lets it write in the copy only.
+    "codex": ["--json", "--sandbox", "workspace-write"],
+    # Gemini CLI: stream-json events; edits and shell approved automatically (its sandbox,
+    # when configured, applies as usual).
+    "gemini": ["--output-format", "stream-json", "--approval-mode", "yolo"],
+}  # fmt: skip
+"""What each preset adds (or replaces) to act a fixture out in the workspace copy."""
+
+
+def build_act_argv(profile: Profile, system: str, system_file: str) -> list[str]:
+    """:func:`build_argv` with the preset's tools enabled inside the copy (:data:`ACT_FLAGS`)."""
+    argv = build_argv(profile, system, system_file)
+    preset = profile.preset
+    if preset == "claude":
+        at = argv.index("--output-format")
+        del argv[at : at + 2]
+        return argv + ACT_FLAGS["claude"]
+    if preset == "codex":
+        at = argv.index("--sandbox")
+        del argv[at : at + 2]
+        return argv[:-1] + ACT_FLAGS["codex"] + argv[-1:]
+    if preset == "gemini":
+        at = argv.index("--output-format")
+        del argv[at : at + 2]
+        return argv[:-1] + ACT_FLAGS["gemini"] + argv[-1:]
+    return argv
 
 
 def build_argv(profile: Profile, system: str, system_file: str) -> list[str]:
@@ -132,9 +167,15 @@ def combine(system: str, user: str) -> str:
 class ExecProvider:
     """Runs one child process per sample and scores its unwrapped stdout."""
 
-    def __init__(self, profile: Profile) -> None:
+    def __init__(self, profile: Profile, *, base: Path | None = None) -> None:
         self.name = profile.spec
         self.model = profile.model
+        if profile.preset == "cmd" and base is not None:
+            # ``{suite}`` in a command: the suite folder (children run in a temporary one).
+            root = str(base.resolve())
+            profile = replace(
+                profile, command=tuple(a.replace("{suite}", root) for a in profile.command)
+            )
         self._profile = profile
         probe = build_argv(profile, "", "")
         if not probe:
@@ -184,6 +225,62 @@ class ExecProvider:
                 raw=plain_text(out),
             )
         return reply_from_stdout(out, latency)
+
+    async def act(
+        self,
+        system: str,
+        user: str,
+        *,
+        template: Path,
+        timeout: float,
+        key: SampleKey | None = None,
+    ) -> ProviderReply:
+        """Act a fixture out: the child runs in a fresh copy of ``template``; the reply carries
+        what it did (:func:`earnest.live.act.behaviour`: its trajectory's commands and the
+        copy's diff against the template)."""
+        from earnest.live.act import behaviour
+        from earnest.pressure.workspaces import copy_workspace, snapshot
+
+        with tempfile.TemporaryDirectory(prefix="earnest-act-") as workdir:
+            # The agent doc and the captured output live beside the copy, never inside it.
+            folder = Path(workdir)
+            workspace = copy_workspace(template, folder / "workspace")
+            before = snapshot(workspace)
+            system_file = folder / SYSTEM_FILE_NAME
+            system_file.write_text(system, encoding="utf-8")
+            argv = build_act_argv(self._profile, system, str(system_file))
+            mode = stdin_mode(self._profile)
+            stdin_text = user if mode == "user" else combine(system, user)
+            if self._profile.preset == "gemini":
+                argv.append(user)
+                stdin_text = ""
+            env = self._env(system_file)
+            env["EARNEST_WORKSPACE"] = str(workspace)
+            started = time.perf_counter()
+            stdout, stderr, code = await run_child(
+                argv, stdin_text, cwd=str(workspace), env=env, timeout=timeout
+            )
+            latency = time.perf_counter() - started
+            out = stdout.decode("utf-8", errors="replace")
+            did = behaviour(out, folder, before, workspace)
+        if code != 0:
+            err = stderr.decode("utf-8", errors="replace")
+            detail = (err.strip() or out.strip())[-_TAIL:]
+            raise ProviderError(
+                f"{Path(argv[0]).name} exited with status {code}: {detail}",
+                kind="process",
+                raw=out,
+            )
+        return replace(reply_from_stdout(out, latency), did=did)
+
+    def _env(self, system_file: Path) -> dict[str, str]:
+        env = dict(os.environ)
+        env[HOOK_DISABLE_ENV] = "1"
+        env["EARNEST_SYSTEM_FILE"] = str(system_file)
+        env["EARNEST_MODEL"] = self.model
+        if self._profile.preset == "gemini":
+            env["GEMINI_SYSTEM_MD"] = str(system_file)
+        return env
 
     async def aclose(self) -> None:
         return None
@@ -278,10 +375,12 @@ async def _kill_group(proc: asyncio.subprocess.Process) -> None:
 
 
 __all__ = [
+    "ACT_FLAGS",
     "CLAUDE_SETTINGS",
     "GEMINI_TRUST_ENV",
     "HOOK_DISABLE_ENV",
     "ExecProvider",
+    "build_act_argv",
     "build_argv",
     "combine",
     "plain_text",
