@@ -42,7 +42,7 @@ def check_command(
 
     from rich.console import Console
 
-    from earnest.cli.output import emit
+    from earnest.cli.output import emit, guard_output
     from earnest.pressure.check import run_check
     from earnest.pressure.lint import lint_json
     from earnest.pressure.suite import load_suite
@@ -50,6 +50,7 @@ def check_command(
     from earnest.report.score import render_score_table, score_json
 
     loaded = load_suite(suite)
+    guard_output(output, suite=loaded)
     result = run_check(loaded)
     errors = sum(1 for d in result.diagnostics if d.severity == "error")
     warnings = len(result.diagnostics) - errors

@@ -324,13 +324,16 @@ def bless(
     `earnest compare BASELINE_FILE RUN_ID` then gates a later run against it.
     """
     import json
-    import os
 
+    from earnest.cli.output import guard_output
+    from earnest.files import write_text_atomic
     from earnest.live.compare import baseline_document
     from earnest.live.store import RunStore
 
     if output.exists() and not force:
         raise InputError(output, None, "already exists (pass --force to replace it)")
+    if output.parent.is_dir():
+        guard_output(output, reads=[store])
     with RunStore(store, create=False) as st:
         info = st.get_run(run_id)
         records = st.samples(run_id)
@@ -344,7 +347,5 @@ def bless(
         )
     doc = baseline_document(info, records)
     output.parent.mkdir(parents=True, exist_ok=True)
-    tmp = output.with_name(f".{output.name}.tmp")
-    tmp.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, output)
+    write_text_atomic(output, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     print(f"blessed {run_id}: {len(records)} sample(s) → {output}", file=sys.stderr)

@@ -8,7 +8,6 @@ from pathlib import Path
 import typer
 
 from earnest.cli import app
-from earnest.errors import InputError
 
 
 class ScoreFormat(enum.StrEnum):
@@ -52,24 +51,13 @@ def score(
 
     from rich.console import Console
 
-    from earnest.cli.output import emit
+    from earnest.cli.output import emit, guard_output
     from earnest.pressure.score import score_replies
     from earnest.pressure.suite import load_suite
     from earnest.report.score import render_score_table, score_json, score_jsonl, score_junit
 
-    if output is not None:
-        target = output.resolve()
-        for r in replies:
-            if r != "-" and Path(r).resolve() == target:
-                raise InputError(
-                    output, None, "--output would overwrite a replies file being scored"
-                )
-        if output.is_dir():
-            raise InputError(output, None, "--output is a folder, expected a file path")
-        if not output.parent.exists():
-            raise InputError(output, None, f"folder {output.parent} does not exist")
-
     loaded = load_suite(suite)
+    guard_output(output, reads=[Path(r) for r in replies if r != "-"], suite=loaded)
     result = score_replies(loaded, replies)
 
     if fmt is ScoreFormat.json:

@@ -10,9 +10,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -20,7 +18,9 @@ from typing import IO, TYPE_CHECKING, Any
 import typer
 
 from earnest.cli import app
+from earnest.cli.output import guard_output
 from earnest.errors import InputError
+from earnest.files import KeepOld, atomic_writer
 
 if TYPE_CHECKING:
     from earnest.trajectory import ReadReport, Trajectory
@@ -85,12 +85,7 @@ def convert(
     if input_format is not None and input_format not in READERS:
         raise InputError(None, "--input-format", f"unknown format; known: {', '.join(READERS)}")
     files = list(iter_paths(paths))
-    if output is not None:
-        target = output.resolve()
-        if any(f.resolve() == target for f in files):
-            raise InputError(
-                output, None, "the output file is also an input; refusing to overwrite it"
-            )
+    guard_output(output, reads=files)
     report = ReadReport()
     written = 0
 
@@ -120,7 +115,10 @@ def convert(
             emit(stdout)
             stdout.flush()
     else:
-        _write_atomically(output, emit, lambda: written > 0)
+        with atomic_writer(output, errors="backslashreplace") as handle:
+            emit(handle)
+            if written == 0:
+                raise KeepOld
     for line in report.lines():
         print(f"warning: {line}", file=sys.stderr)
     print(_summary(report, written, len(files)), file=sys.stderr)
@@ -306,17 +304,7 @@ def _checked_files(paths: list[Path], output: Path | None, input_format: str | N
     if input_format is not None and input_format not in READERS:
         raise InputError(None, "--input-format", f"unknown format; known: {', '.join(READERS)}")
     files = list(iter_paths(paths))
-    if output is not None:
-        if output.is_dir():
-            raise InputError(output, None, "--output is a folder, expected a file path")
-        target = output.resolve()
-        if any(f.resolve() == target for f in files):
-            raise InputError(
-                output, None, "the output file is also an input; refusing to overwrite it"
-            )
-        parent = output.parent if str(output.parent) else Path(".")
-        if not parent.is_dir():
-            raise InputError(output, None, "the output directory does not exist")
+    guard_output(output, reads=files)
     return files
 
 
@@ -364,34 +352,6 @@ def _emit(text: str, output: Path | None) -> None:
         with contextlib.suppress(BrokenPipeError):
             stdout.write(text)
             stdout.flush()
-
-
-def _write_atomically(
-    output: Path, emit: Callable[[IO[str]], None], keep: Callable[[], bool]
-) -> None:
-    """Write to a temporary file beside ``output``; replace ``output`` only on success."""
-    directory = output.parent if str(output.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputError(output, None, "the output directory does not exist")
-    fd, temp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=directory)
-    try:
-        with open(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
-            emit(handle)
-        if keep():
-            os.chmod(temp, _mode_for(output))
-            os.replace(temp, output)
-    finally:
-        if os.path.exists(temp):
-            os.unlink(temp)
-
-
-def _mode_for(output: Path) -> int:
-    """Keep an existing file's mode; a new file gets the usual umask-derived mode."""
-    if output.exists():
-        return output.stat().st_mode & 0o7777
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
 
 
 def _summary(report: ReadReport, written: int, files: int) -> str:
