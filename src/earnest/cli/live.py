@@ -224,6 +224,29 @@ def runs_list(
     sys.stdout.write(runs_table(runs, counts, fmt))
 
 
+@runs_app.command("check")
+def runs_check(
+    store: StoreOpt = DEFAULT_STORE,
+    fmt: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
+) -> None:
+    """Check the run store: SQLite's integrity check, then which runs can still be read.
+
+    Opens the store read-only. Exit 0: sound; 1: damage found (each run says how many of its samples still read); 2: not a readable store at all.
+    """
+    import json
+
+    from earnest.live.store_check import check_store
+
+    if fmt not in ("table", "json"):
+        raise InputError(None, "--format", f"unknown format {fmt!r} (use table or json)")
+    result = check_store(store)
+    if fmt == "json":
+        sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(result.render())
+    raise typer.Exit(0 if result.ok else 1)
+
+
 @app.command("export")
 def export(
     run_id: Annotated[str, typer.Argument(help="The run id.")],
