@@ -201,7 +201,7 @@ def test_a_full_disk_under_a_run_is_exit_2_and_the_run_resumes(tmp_path: Path) -
         assert "what was stored before is kept" in proc.stderr and "--resume" in proc.stderr
         run_id = proc.stderr.split("run: ", 1)[1].split()[0]
         moved = tmp_path / "runs.db"
-        for p in disk.glob("runs.db*"):
+        for p in (q for q in disk.glob("runs.db*") if q.is_file()):
             shutil.copy(p, tmp_path / p.name)
         with sqlite3.connect(moved) as db:
             kept = db.execute("SELECT COUNT(*) FROM samples").fetchone()[0]

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from earnest.cli import app
 from earnest.errors import InputError
+
+if TYPE_CHECKING:
+    from earnest.live.session import RunPlan
 
 DEFAULT_STORE = Path(".earnest") / "runs.db"
 
@@ -99,13 +103,10 @@ def run(
 
     Exit 0: every rule-arm sample passed; 1: a rule-arm failure, a void sample or an unfinished run; 2: bad input.
     """
-    from earnest.live.cost import format_usd
-    from earnest.live.progress import Progress
     from earnest.live.providers import ProviderUnavailable
-    from earnest.live.render import render_summary
-    from earnest.live.session import Overrides, execute, plan_new, plan_resume
+    from earnest.live.runlock import run_lock
+    from earnest.live.session import Overrides, plan_new, plan_resume
     from earnest.live.store import RunStore
-    from earnest.live.summary import summarize
 
     _check_format(fmt)
     ov = Overrides(
@@ -122,14 +123,33 @@ def run(
         max_cost=max_cost,
         fixtures=fixtures,
     )
-    try:
+    with contextlib.ExitStack() as held:
         if resume is not None:
-            with RunStore(store, create=False) as st:
-                plan = plan_resume(st, resume, suite, ov)
-        else:
-            plan = plan_new(suite if suite is not None else Path("."), ov)
-    except ProviderUnavailable as exc:
-        raise InputError(None, None, str(exc)) from None
+            if not store.is_file():
+                raise InputError(store, None, "no run store here (pass --store PATH)")
+            # One writer per run: taken before the missing samples are counted.
+            held.enter_context(run_lock(store, resume))
+        try:
+            if resume is not None:
+                with RunStore(store, create=False) as st:
+                    plan = plan_resume(st, resume, suite, ov)
+            else:
+                plan = plan_new(suite if suite is not None else Path("."), ov)
+        except ProviderUnavailable as exc:
+            raise InputError(None, None, str(exc)) from None
+        if resume is None:
+            held.enter_context(run_lock(store, plan.run.run_id))
+        _take(plan, store, yes, fmt, progress_interval)
+
+
+def _take(plan: RunPlan, store: Path, yes: bool, fmt: str, progress_interval: float) -> None:
+    """Confirm the cost, take the plan's samples into ``store`` and report (holding the lock)."""
+    from earnest.live.cost import format_usd
+    from earnest.live.progress import Progress
+    from earnest.live.render import render_summary
+    from earnest.live.session import execute
+    from earnest.live.store import RunStore
+    from earnest.live.summary import summarize
 
     broken = plan.broken_fixture_files
     if broken:
