@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from earnest.cli import app
+from earnest.cli.output import NoRedactOpt, redaction
 from earnest.errors import InputError
+from earnest.redact import scrub
 
 if TYPE_CHECKING:
     from earnest.live.session import RunPlan
@@ -96,6 +98,7 @@ def run(
     progress_interval: Annotated[
         float, typer.Option("--progress-interval", help="Seconds between plain progress lines.")
     ] = 10.0,
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Send the suite's fixtures to models or agent CLIs, judge and store every reply.
 
@@ -103,6 +106,7 @@ def run(
 
     Exit 0: every rule-arm sample passed; 1: a rule-arm failure, a void sample or an unfinished run; 2: bad input.
     """
+    redaction(no_redact)
     from earnest.live.providers import ProviderUnavailable
     from earnest.live.runlock import run_lock
     from earnest.live.session import Overrides, plan_new, plan_resume
@@ -201,7 +205,7 @@ def _take(plan: RunPlan, store: Path, yes: bool, fmt: str, progress_interval: fl
             f"(resume with --resume {info.run_id} --max-cost HIGHER)",
             file=sys.stderr,
         )
-    sys.stdout.write(render_summary(summary, fmt))
+    sys.stdout.write(scrub(render_summary(summary, fmt)))
     print(info.run_id)
     raise typer.Exit(summary.exit_code())
 
@@ -211,11 +215,13 @@ def runs_show(
     run_id: Annotated[str, typer.Argument(help="The run id.")],
     store: StoreOpt = DEFAULT_STORE,
     fmt: FormatOpt = "table",
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Report a stored run: pass rates with intervals, pass^k, verdicts, ablation deltas.
 
     Exit 0: complete and every rule-arm sample passed; 1 otherwise.
     """
+    redaction(no_redact)
     from earnest.live.render import render_summary
     from earnest.live.store import RunStore
     from earnest.live.summary import summarize
@@ -223,7 +229,7 @@ def runs_show(
     _check_format(fmt)
     with RunStore(store, create=False) as st:
         summary = summarize(st.get_run(run_id), st.samples(run_id))
-    sys.stdout.write(render_summary(summary, fmt))
+    sys.stdout.write(scrub(render_summary(summary, fmt)))
     raise typer.Exit(summary.exit_code())
 
 
@@ -271,11 +277,13 @@ def runs_check(
 def export(
     run_id: Annotated[str, typer.Argument(help="The run id.")],
     store: StoreOpt = DEFAULT_STORE,
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Print a run's judged replies as recorded-replies JSONL (what `earnest score` reads).
 
     One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile. Void samples have no reply and are left out.
     """
+    redaction(no_redact)
     import json
 
     from earnest.live.store import RunStore
@@ -296,7 +304,7 @@ def export(
             "order": list(r.displayed_order),
             "profile": r.profile,
         }
-        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        out.write(scrub(json.dumps(line, ensure_ascii=False)) + "\n")
 
 
 def _side(ref: str, store: Path, which: str) -> object:
@@ -329,11 +337,13 @@ def compare(
             "(a model swap under a new profile name). Repeatable.",
         ),
     ] = None,
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Pair samples by fixture, profile, arm and epoch; report regressions.
 
     A regression: a pass→fail flip, a pass-rate drop beyond the 95% interval, or a new unparseable reply. Exit 1 on any regression, 0 otherwise.
     """
+    redaction(no_redact)
     from earnest.live.compare import Side
     from earnest.live.compare import compare as do_compare
     from earnest.live.render import render_comparison
@@ -349,7 +359,7 @@ def compare(
     cand_side = _side(candidate, store, "candidate")
     assert isinstance(base_side, Side) and isinstance(cand_side, Side)
     result = do_compare(base_side, cand_side, pair_profiles=mapping)
-    sys.stdout.write(render_comparison(result, fmt))
+    sys.stdout.write(scrub(render_comparison(result, fmt)))
     raise typer.Exit(result.exit_code())
 
 
@@ -361,11 +371,13 @@ def bless(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing baseline file.")
     ] = False,
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Write a run's verdicts as a baseline file (JSON, meant to be committed).
 
     `earnest compare BASELINE_FILE RUN_ID` then gates a later run against it.
     """
+    redaction(no_redact)
     import json
 
     from earnest.cli.output import guard_output
@@ -390,5 +402,5 @@ def bless(
         )
     doc = baseline_document(info, records)
     output.parent.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(output, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    write_text_atomic(output, scrub(json.dumps(doc, indent=2, ensure_ascii=False) + "\n"))
     print(f"blessed {run_id}: {len(records)} sample(s) → {output}", file=sys.stderr)

@@ -14,15 +14,20 @@ Example:
 
 from __future__ import annotations
 
+import io
+import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from earnest.files import check_target, refuse_overwrite, write_text_atomic
+from earnest.redact import configure, scrub
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from earnest.pressure.models import Suite
 
 
@@ -41,17 +46,42 @@ def guard_output(
         refuse_overwrite(output, owned_files(suite), "a file of the suite")
 
 
+NoRedactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-redact",
+        help="Write secrets (API keys, tokens) as read instead of [REDACTED:rule] "
+        "(docs/formats.md, Redaction).",
+    ),
+]
+
+
+def redaction(no_redact: bool) -> None:
+    """Apply a command's ``--no-redact`` to every writer of this process."""
+    configure(not no_redact)
+
+
+def screen_console(buffer: io.StringIO) -> Console:
+    """A console that renders into ``buffer`` as it would on standard output (colours on a
+    terminal), so a table goes through :func:`emit`'s redaction like every other format."""
+    from rich.console import Console
+
+    return Console(file=buffer, highlight=False, force_terminal=sys.stdout.isatty() or None)
+
+
 def write_output(output: Path, text: str) -> None:
-    """``text`` to ``output`` through a temporary file; a failure is an ``InputError``."""
-    write_text_atomic(output, text)
+    """``text`` (secrets redacted) to ``output`` through a temporary file; a failure is an
+    ``InputError``."""
+    write_text_atomic(output, scrub(text))
 
 
 def emit(text: str, output: Path | None) -> None:
-    """``text`` to ``output`` when given, else to standard output (nothing when empty)."""
+    """``text`` (secrets redacted) to ``output`` when given, else to standard output (nothing
+    when empty)."""
     if output is not None:
         write_output(output, text)
     elif text:
-        typer.echo(text, nl=False)
+        typer.echo(scrub(text), nl=False)
 
 
-__all__ = ["emit", "guard_output", "write_output"]
+__all__ = ["NoRedactOpt", "emit", "guard_output", "redaction", "screen_console", "write_output"]

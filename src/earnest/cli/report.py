@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from earnest.cli import app
+from earnest.cli.output import NoRedactOpt, redaction
 from earnest.errors import InputError
 
 
@@ -86,6 +87,7 @@ def report_command(
         case_sensitive=False,
     ),
     title: str | None = typer.Option(None, "--title", help="The report's title."),
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Write a report people can read: one self-contained HTML file, no network needed.
 
@@ -100,6 +102,7 @@ def report_command(
     The report shows what the checks decided; it does not gate. Exit status: 0 the report was
     written, 2 bad usage or bad input.
     """
+    redaction(no_redact)
     import dataclasses
     import json
     from datetime import UTC, datetime

@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING, Any
 import typer
 
 from earnest.cli import app
-from earnest.cli.output import guard_output
+from earnest.cli.output import NoRedactOpt, guard_output, redaction
 from earnest.errors import InputError
 from earnest.files import KeepOld, atomic_writer
 
@@ -71,12 +71,15 @@ def convert(
     verbose: bool = typer.Option(
         False, "--verbose", "-v", help="Print each file's detected format on stderr."
     ),
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Convert agent logs into normalized trajectories (docs/formats.md, "Trajectories").
 
     Every file's format is detected from its first 64 KiB. Malformed lines are skipped and
     counted; the warnings go to stderr.
     """
+    redaction(no_redact)
+    from earnest.redact import scrub
     from earnest.trajectory import ReadReport, detect_format, iter_paths, read_trajectories
     from earnest.trajectory.readers import READERS
 
@@ -98,7 +101,7 @@ def convert(
                 detected = input_format or detect_format(path) or "unrecognised"
                 print(f"{path}: {detected}", file=sys.stderr)
             for trajectory in read_trajectories(path, report=report, format=input_format):
-                line = json.dumps(trajectory.to_dict(), ensure_ascii=False)
+                line = scrub(json.dumps(trajectory.to_dict(), ensure_ascii=False))
                 if format == "json":
                     handle.write(("\n" if written == 0 else ",\n") + line)
                 else:
@@ -174,6 +177,7 @@ def score(
     ),
     input_format: str | None = _input_format_option(),
     output: Path | None = _report_output_option(),
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Score recorded agent runs and measure how often "done" had no effect.
 
@@ -189,7 +193,7 @@ def score(
 
     Exit status: 0 scored, 1 the rate exceeds --fail-over, 2 bad input or nothing readable.
     """
-    from rich.console import Console
+    redaction(no_redact)
 
     from earnest.report.trajectory import (
         render_score_table,
@@ -224,8 +228,7 @@ def score(
     elif fmt is ScoreFormat.junit:
         text = score_junit(battery)
     elif output is None:
-        render_score_table(battery, Console(highlight=False))
-        text = ""
+        text = _rendered(lambda console: render_score_table(battery, console), screen=True)
     else:
         text = _rendered(lambda console: render_score_table(battery, console))
     _emit(text, output)
@@ -255,6 +258,7 @@ def replay_gate(
     ),
     input_format: str | None = _input_format_option(),
     output: Path | None = _report_output_option(),
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Replay the effect gate over recorded runs: what would turning it on have done?
 
@@ -271,7 +275,7 @@ def replay_gate(
 
     Exit status: 0 replayed, 2 bad input or nothing readable.
     """
-    from rich.console import Console
+    redaction(no_redact)
 
     from earnest.report.trajectory import render_replay_table, replay_json
     from earnest.trajectory import ReplayTally, TrajectoryReplay, replay_trajectory
@@ -290,8 +294,7 @@ def replay_gate(
     if fmt is ReplayFormat.json:
         text = json.dumps(replay_json(tally, replays), indent=2, ensure_ascii=False) + "\n"
     elif output is None:
-        render_replay_table(tally, replays, Console(highlight=False))
-        text = ""
+        text = _rendered(lambda console: render_replay_table(tally, replays, console), screen=True)
     else:
         text = _rendered(lambda console: render_replay_table(tally, replays, console))
     _emit(text, output)
@@ -330,13 +333,20 @@ def _finish_reading(report: ReadReport, count: int, files: int, paths: list[Path
         raise InputError(where, None, "no readable trajectory found")
 
 
-def _rendered(render: Callable[[Any], None]) -> str:
+def _rendered(render: Callable[[Any], None], *, screen: bool = False) -> str:
     import io
 
     from rich.console import Console
 
+    from earnest.cli.output import screen_console
+
     buffer = io.StringIO()
-    render(Console(file=buffer, width=160, no_color=True, highlight=False))
+    console = (
+        screen_console(buffer)
+        if screen
+        else Console(file=buffer, width=160, no_color=True, highlight=False)
+    )
+    render(console)
     return buffer.getvalue()
 
 
@@ -346,11 +356,13 @@ def _emit(text: str, output: Path | None) -> None:
 
         write_output(output, text)
     elif text:
+        from earnest.redact import scrub
+
         stdout = open(  # noqa: SIM115 - wraps the process's stdout, closed by the process
             sys.stdout.fileno(), "w", encoding="utf-8", errors="backslashreplace", closefd=False
         )
         with contextlib.suppress(BrokenPipeError):
-            stdout.write(text)
+            stdout.write(scrub(text))
             stdout.flush()
 
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from earnest.errors import InputError
+from earnest.redact import scrub
 
 DEFAULT_STORE = Path(".earnest") / "runs.db"
 SCHEMA_VERSION = 1
@@ -282,7 +283,7 @@ class RunStore:
                     run.updated_at,
                     run.status,
                     run.suite_root,
-                    json.dumps(run.config, sort_keys=True),
+                    scrub(json.dumps(run.config, sort_keys=True)),
                     json.dumps(run.checksums, sort_keys=True),
                     run.total,
                     run.earnest_version,
@@ -391,6 +392,11 @@ class RunStore:
         return [] if rows == ["ok"] else rows
 
 
+# What a sample keeps of what the model wrote: redacted when stored (after judging, so no
+# verdict depends on it), unless redaction is off (`earnest run --no-redact`).
+_READ_TEXT = ("raw_reply", "reply", "reason", "error", "judgement_json")
+
+
 def _row(rec: SampleRecord) -> tuple[Any, ...]:
     d = {f.name: getattr(rec, f.name) for f in fields(rec)}
     d["params_json"] = json.dumps(d.pop("params"), sort_keys=True)
@@ -401,6 +407,9 @@ def _row(rec: SampleRecord) -> tuple[Any, ...]:
     d.pop("judgement")
     d["void"] = 1 if rec.void else 0
     d["unmatched_failure"] = 1 if rec.unmatched_failure else 0
+    for column in _READ_TEXT:
+        if isinstance(d[column], str):
+            d[column] = scrub(d[column])
     return tuple(d[c] for c in _COLUMNS)
 
 
