@@ -286,3 +286,40 @@ def test_hook_state_files_hold_no_secret(tmp_path: Path) -> None:
         else:
             assert SECRETS["openai-project"].encode() in saved
     assert outcomes["red"] == outcomes["raw"]
+
+
+def test_the_pytest_plugin_prints_and_writes_no_secret(
+    suite_with_secrets: Path, tmp_path: Path
+) -> None:
+    import os
+    import subprocess
+
+    from conftest import SRC
+
+    xml = tmp_path / "junit.xml"
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    args = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "--rootdir",
+        str(tmp_path),
+    ]
+    proc = subprocess.run(
+        [*args, "--earnest-suite", str(suite_with_secrets), f"--junitxml={xml}"],
+        capture_output=True, text=True, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "reply:" in proc.stdout and "[REDACTED:" in proc.stdout
+    assert not _leaks(proc.stdout) and not _leaks(xml.read_text())
+    raw = subprocess.run(
+        [*args, "--earnest-suite", str(suite_with_secrets)],
+        capture_output=True, text=True, env=dict(env, EARNEST_NO_REDACT="1"), cwd=tmp_path,
+    )  # fmt: skip
+    assert _leaks(raw.stdout)
+    tail = [ln for ln in proc.stdout.splitlines() if " passed" in ln or " failed" in ln][-1]
+    raw_tail = [ln for ln in raw.stdout.splitlines() if " passed" in ln or " failed" in ln][-1]
+    assert tail.split(" in ")[0] == raw_tail.split(" in ")[0]  # the same counts
