@@ -210,7 +210,7 @@ def test_refuses_to_overwrite_the_replies(suite: Path) -> None:
     proc = run_earnest(
         "score", "replies.jsonl", "--format", "json", "-o", "replies.jsonl", cwd=suite
     )
-    assert proc.returncode == 2 and "would overwrite a replies file" in proc.stderr
+    assert proc.returncode == 2 and "refusing to overwrite a file the command reads" in proc.stderr
     assert path.read_text() == before
 
 

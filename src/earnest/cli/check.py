@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from earnest.cli import app
+from earnest.cli.output import NoRedactOpt, redaction
 from earnest.cli.pressure import SUITE_HELP
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ def check_command(
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Write the report to FILE instead of standard output."
     ),
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Lint, coverage, and scoring of the suite's recorded replies, in one command: the CI entry point.
 
@@ -38,11 +40,12 @@ def check_command(
     ablated arm that does not pass. Ablated-arm replies are the RED baseline (the rule removed):
     they are scored and shown, and expected to fail. Exit 2 on bad input.
     """
+    redaction(no_redact)
     import io
 
     from rich.console import Console
 
-    from earnest.cli.output import emit
+    from earnest.cli.output import emit, guard_output, screen_console
     from earnest.pressure.check import run_check
     from earnest.pressure.lint import lint_json
     from earnest.pressure.suite import load_suite
@@ -50,6 +53,7 @@ def check_command(
     from earnest.report.score import render_score_table, score_json
 
     loaded = load_suite(suite)
+    guard_output(output, suite=loaded)
     result = run_check(loaded)
     errors = sum(1 for d in result.diagnostics if d.severity == "error")
     warnings = len(result.diagnostics) - errors
@@ -75,7 +79,7 @@ def check_command(
         console = (
             Console(file=buffer, width=140, no_color=True, highlight=False)
             if output is not None
-            else Console(highlight=False)
+            else screen_console(buffer)
         )
         console.print(_lint_and_coverage_text(result, errors, warnings), markup=False, end="")
         if result.score is not None:

@@ -39,6 +39,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from earnest.redact import enabled, has_secret, scrub_masked
+
 STATE_VERSION = 1
 PRUNE_AFTER_SECONDS = 30 * 24 * 3600
 LOCK_TIMEOUT = 10.0  # seconds a stop waits for a concurrent stop of the same session
@@ -163,6 +165,11 @@ class StateStore:
             return None
 
     def save_blob(self, state: SessionState, data: bytes) -> None:
+        """Save the reader's bytes, unless they hold a secret (and redaction is on): then the
+        next call reads the transcript again (slower, the same verdict, no secret on disk)."""
+        if enabled() and has_secret(data):
+            self.drop_blob(state)
+            return
         self._write(self.blob_path(state), data)
 
     def drop_blob(self, state: SessionState) -> None:
@@ -188,7 +195,8 @@ class StateStore:
         path = self.path_for(state.cli, state.session_id, state.agent_id)
         state.updated = time.time()
         new_file = not path.exists()
-        payload = json.dumps({"version": STATE_VERSION, "state": asdict(state)})
+        # Secrets masked with '*' (same length, no words): the saved request is read again.
+        payload = scrub_masked(json.dumps({"version": STATE_VERSION, "state": asdict(state)}))
         self._write(path, payload.encode("utf-8"))
         if new_file:
             self.prune()
