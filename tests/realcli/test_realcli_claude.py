@@ -193,23 +193,22 @@ def test_d_denied_write_then_i_created_it_is_blocked(sandbox: Sandbox, claude: P
     sb = sandbox
     target = sb.project / "newfile.py"
     turns = Turns(
-        [
-            Turn(calls=(Call("Write", {"file_path": str(target), "content": "X = 1\n"}),)),
-            Turn(text="I created newfile.py."),
-            Turn(text="I could not create newfile.py: the write was not permitted."),
-        ]
+        [Turn(calls=(Call("Write", {"file_path": str(target), "content": "X = 1\n"}),))],
+        fallback="I created newfile.py.",
     )
     with FakeModel("anthropic", turns) as model:
         # "default" permissions with no one to ask: Claude Code denies the write.
         run = run_claude(sb, claude, model, "create newfile.py with X = 1", permission="default")
     assert run.returncode == 0, run.stderr[-2000:]
     assert not target.exists()
-    assert sb.decisions("Stop") == ["block", "allow"]
+    assert model.sent_back("permission")  # Claude Code told the model the write was refused
+    assert sb.decisions("Stop") == ["block", "block", "exhausted"]
     assert sb.stops("Stop")[0].reason.startswith("completion-without-effect")
-    assert model.sent_back("completion-without-effect")
-    score = sb.score(transcript(sb))
-    assert score["outcome"] == "no_claim" or score["outcome"] == "backed", score
-    assert sb.replay(transcript(sb))["downgraded"] == 1
+    assert "0 succeeded" in sb.stops("Stop")[0].reason
+    assert len(model.sent_back("completion-without-effect")) == 2
+    assert sb.score(transcript(sb))["outcome"] == "completion_without_effect"
+    replay = sb.replay(transcript(sb))
+    assert (replay["downgraded"], replay["exhausted"]) == (2, 1)
 
 
 def test_e_fix_made_with_sed_through_bash_is_allowed(sandbox: Sandbox, claude: Path) -> None:
@@ -239,19 +238,24 @@ def test_f_failed_edit_is_blocked(sandbox: Sandbox, claude: Path) -> None:
             # Edit before Read: Claude Code refuses it ("File has not been read yet").
             Turn(calls=(fix_edit(sb),)),
             Turn(text="Fixed: total() no longer adds 1."),
-            Turn(text="I could not change app.py; it is unchanged."),
+            # Sent back to work, it reads the file and makes the edit properly.
+            Turn(calls=(read(sb.project / "app.py"),)),
+            Turn(calls=(fix_edit(sb),)),
+            Turn(text="Fixed: total() no longer adds 1."),
         ]
     )
     with FakeModel("anthropic", turns) as model:
         run = run_claude(sb, claude, model, "fix the bug in app.py")
     assert run.returncode == 0, run.stderr[-2000:]
-    assert sb.app() == BUGGY
-    assert model.sent_back("has not been read yet")  # the edit really failed in Claude Code
+    assert model.sent_back("has not been read yet")  # the first edit really failed
     assert sb.decisions("Stop") == ["block", "allow"]
     assert "0 succeeded" in sb.stops("Stop")[0].reason
     assert model.sent_back("0 succeeded")
+    assert turns.overflow == 0
+    assert sb.app() == FIXED
+    assert sb.score(transcript(sb))["outcome"] == "backed"
     replay = sb.replay(transcript(sb))
-    assert replay["downgraded"] == 1
+    assert (replay["claims"], replay["downgraded"], replay["passed"]) == (2, 1, 1)
 
 
 SUBAGENT_TASK = "SUBAGENT: fix total() in app.py"
@@ -325,7 +329,7 @@ def test_h_resumed_session_with_a_new_prompt_gets_a_fresh_budget(
     )
     with FakeModel("anthropic", turns) as model:
         second = run_claude(
-            sb, claude, model, "please really fix total() in app.py", extra=("--resume", session)
+            sb, claude, model, "now fix the bug in total() too", extra=("--resume", session)
         )
     assert second.returncode == 0, second.stderr[-2000:]
     # A new prompt: blocked again (a fresh budget), then allowed once the edit is made.
