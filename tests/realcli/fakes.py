@@ -307,19 +307,6 @@ def responses_events(model: FakeModel, body: dict[str, Any], turn: Turn) -> list
             }
         )
     for position, item in enumerate(items):
-        if item["type"] == "message":
-            events.append(
-                _sse(
-                    "response.output_text.delta",
-                    {
-                        "type": "response.output_text.delta",
-                        "item_id": item["id"],
-                        "output_index": position,
-                        "content_index": 0,
-                        "delta": turn.text,
-                    },
-                )
-            )
         events.append(
             _sse(
                 "response.output_item.done",
