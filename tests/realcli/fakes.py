@@ -365,6 +365,11 @@ def gemini_side_text(body: dict[str, Any]) -> str:
                 answer[key] = spec["enum"][0]
             elif isinstance(spec, dict) and str(spec.get("type", "")).lower() == "boolean":
                 answer[key] = False
+            elif isinstance(spec, dict) and str(spec.get("type", "")).lower() in {
+                "number",
+                "integer",
+            }:
+                answer[key] = spec.get("minimum", 1)
             else:
                 answer[key] = "fake"
         return json.dumps(answer)
