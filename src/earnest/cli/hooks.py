@@ -65,7 +65,12 @@ _CLI_ARG = typer.Argument(..., help="The agent CLI: claude-code, gemini or codex
 _PROJECT = typer.Option(
     False, "--project", help="The project's settings under --dir or the current folder (default)."
 )
-_USER = typer.Option(False, "--user", help="Your user settings under $HOME.")
+_USER = typer.Option(
+    False,
+    "--user",
+    help="Your user settings, where the CLI looks: $CLAUDE_CONFIG_DIR (else ~/.claude), "
+    "$CODEX_HOME (else ~/.codex), $GEMINI_CLI_HOME/.gemini (else ~/.gemini).",
+)
 _DIR = typer.Option(None, "--dir", help="The project folder (default: the current folder).")
 _FORMAT = typer.Option(
     OutputFormat.text,
@@ -83,8 +88,8 @@ def install(
     command: str | None = typer.Option(
         None,
         "--command",
-        help="The command the CLI should run (default: `earnest hook CLI` if earnest is on "
-        "PATH, else this Python with `-m earnest hook CLI`).",
+        help="The command the CLI should run (default: this Python by its absolute path, "
+        "`-m earnest hook CLI`, which works when the CLI starts without your venv).",
     ),
     fmt: OutputFormat = _FORMAT,
 ) -> None:

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from earnest.effects.claimed import HEDGE
 from earnest.effects.grounding import file_references
 from earnest.effects.ledger import EffectLedger
 from earnest.effects.shell import analyze_shell, normalize_head
@@ -66,14 +67,7 @@ class ClaimCheck:
 MAX_CLAIMS = 20
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
-_HEDGE = re.compile(
-    r"\b(not|never|no longer|unable|cannot|can't|couldn't|didn't|did not|haven't|hasn't|"
-    r"wasn't|weren't|won't|will|would|should|could|need to|needs to|let me|i'll|i will|"
-    r"going to|plan to|about to|next|todo|to-do|you can|you could|you may|you might|"
-    r"you should|please|if you|try to|tried to|attempt to|failed to|instead of|"
-    r"remember to|make sure|don't|do not|isn't|aren't|without|nothing)\b",
-    re.IGNORECASE,
-)
+_HEDGE = HEDGE  # one list of take-back words (earnest.effects.claimed)
 _FILE_VERBS: tuple[tuple[re.Pattern[str], ClaimKind], ...] = (
     (re.compile(r"\b(created|wrote|written|added|generated|introduced|scaffolded|saved)\b", re.I),
      ClaimKind.CREATED),

@@ -85,7 +85,8 @@ def is_sidechain(obj: dict[str, Any], *, stream: bool = False) -> bool:
 
 
 def _meta(obj: dict[str, Any]) -> bool:
-    return bool(obj.get("isMeta") or obj.get("isVisibleInTranscriptOnly"))
+    # stream-json marks what Claude Code itself injects (a stop hook's feedback) isSynthetic.
+    return bool(obj.get("isMeta") or obj.get("isVisibleInTranscriptOnly") or obj.get("isSynthetic"))
 
 
 def _names_command(text: str) -> bool:
