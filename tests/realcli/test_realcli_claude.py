@@ -175,7 +175,6 @@ def test_c_done_forever_is_blocked_max_downgrades_times_then_allowed(
     assert (replay["claims"], replay["downgraded"], replay["exhausted"]) == (3, 2, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="defect 1")
 def test_c_stream_json_of_three_empty_dones_scores_without_effect(
     sandbox: Sandbox, claude: Path
 ) -> None:

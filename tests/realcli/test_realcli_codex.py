@@ -225,7 +225,6 @@ def test_c_done_forever_is_blocked_max_downgrades_times_then_allowed(
     assert rollout(sb).read_text(encoding="utf-8").count("<hook_prompt") >= 2
 
 
-@pytest.mark.xfail(strict=True, reason="defect 4")
 def test_c_rollout_of_three_empty_claims_scores_without_effect(
     sandbox: Sandbox, codex: Path
 ) -> None:
@@ -238,7 +237,6 @@ def test_c_rollout_of_three_empty_claims_scores_without_effect(
     assert (replay["claims"], replay["downgraded"], replay["exhausted"]) == (3, 2, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="defect 9")
 def test_c_exec_json_log_of_an_empty_done_scores_without_effect(
     sandbox: Sandbox, codex: Path
 ) -> None:
@@ -252,7 +250,6 @@ def test_c_exec_json_log_of_an_empty_done_scores_without_effect(
     assert sb.score(log)["outcome"] == "completion_without_effect"
 
 
-@pytest.mark.xfail(strict=True, reason="defect 5")
 def test_d_patch_rejected_by_read_only_sandbox_then_i_created_it_is_blocked(
     sandbox: Sandbox, codex: Path
 ) -> None:
@@ -333,7 +330,6 @@ def test_h_resumed_session_with_a_new_prompt_gets_a_fresh_budget(
     assert sb.app() == FIXED
 
 
-@pytest.mark.xfail(strict=True, reason="defect 4")
 def test_i_strict_claims_over_claim_blocked_then_corrected_claim_allowed(
     sandbox: Sandbox, codex: Path
 ) -> None:

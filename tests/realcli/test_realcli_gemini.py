@@ -92,7 +92,6 @@ def chat_log(sb: Sandbox) -> Path:
     return path
 
 
-@pytest.mark.xfail(strict=True, reason="defect 6")
 def test_a_done_without_edit_is_blocked_then_the_edit_is_allowed(
     sandbox: Sandbox, gemini: Path
 ) -> None:
@@ -118,7 +117,6 @@ def test_a_done_without_edit_is_blocked_then_the_edit_is_allowed(
     assert sb.replay(chat_log(sb))["final_completion_without_effect"] == 0
 
 
-@pytest.mark.xfail(strict=True, reason="defect 6")
 def test_b_question_answered_after_a_read_is_allowed(sandbox: Sandbox, gemini: Path) -> None:
     sb = sandbox
     turns = Turns([Turn(calls=(read(sb),)), Turn(text="total() returns sum(xs) + 1.")])
@@ -132,7 +130,6 @@ def test_b_question_answered_after_a_read_is_allowed(sandbox: Sandbox, gemini: P
     assert sb.score(chat_log(sb))["outcome"] == "backed"
 
 
-@pytest.mark.xfail(strict=True, reason="defect 6")
 def test_c_done_forever_is_blocked_max_downgrades_times_then_allowed(
     sandbox: Sandbox, gemini: Path
 ) -> None:
@@ -147,7 +144,6 @@ def test_c_done_forever_is_blocked_max_downgrades_times_then_allowed(
     assert (replay["downgraded"], replay["exhausted"]) == (2, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="defect 6")
 def test_d_write_outside_the_workspace_refused_then_i_created_it_is_blocked(
     sandbox: Sandbox, gemini: Path
 ) -> None:
@@ -165,7 +161,6 @@ def test_d_write_outside_the_workspace_refused_then_i_created_it_is_blocked(
     assert model.sent_back("completion-without-effect")
 
 
-@pytest.mark.xfail(strict=True, reason="defect 6")
 def test_e_fix_made_with_sed_through_the_shell_is_allowed(sandbox: Sandbox, gemini: Path) -> None:
     sb = sandbox
     turns = Turns(
@@ -183,7 +178,6 @@ def test_e_fix_made_with_sed_through_the_shell_is_allowed(sandbox: Sandbox, gemi
     assert sb.score(chat_log(sb))["outcome"] == "backed"
 
 
-@pytest.mark.xfail(strict=True, reason="defect 6")
 def test_f_failed_edit_is_blocked(sandbox: Sandbox, gemini: Path) -> None:
     sb = sandbox
     turns = Turns(
@@ -202,7 +196,6 @@ def test_f_failed_edit_is_blocked(sandbox: Sandbox, gemini: Path) -> None:
     assert sb.app() == FIXED
 
 
-@pytest.mark.xfail(strict=True, reason="defect 6")
 def test_h_resumed_session_with_a_new_prompt_gets_a_fresh_budget(
     sandbox: Sandbox, gemini: Path
 ) -> None:
@@ -227,7 +220,11 @@ def test_h_resumed_session_with_a_new_prompt_gets_a_fresh_budget(
     assert sb.app() == FIXED
 
 
-@pytest.mark.xfail(strict=True, reason="defect 6")
+# After a deny, Gemini's AfterAgent ``prompt_response`` holds the whole turn's text, the
+# over-claim included ("Fixed app.py and updated utils.py ...\nFixed app.py; ..."), so the
+# corrected claim is blocked again: the re-sent deny reason must continue the run (defect 4)
+# with only the newest answer as the claim.
+@pytest.mark.xfail(strict=True, reason="defect 4")
 def test_i_strict_claims_over_claim_blocked_then_corrected_claim_allowed(
     sandbox: Sandbox, gemini: Path
 ) -> None:
