@@ -12,6 +12,7 @@ needs node >= 22).
 prints the names of those that work; it exports that list as ``EARNEST_REQUIRE_REAL_CLIS``, and
 then a test of a listed CLI that finds it missing fails instead of skipping (as the browser
 tests do with ``EARNEST_REQUIRE_BROWSER``). ``EARNEST_REQUIRE_REAL_CLIS=1`` requires all three.
+``EARNEST_REALCLI=0`` skips the tier without trying npm (an offline machine that has npm).
 
 Example:
     >>> PINS["codex"].spec
@@ -30,6 +31,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 REQUIRE_ENV = "EARNEST_REQUIRE_REAL_CLIS"
+SKIP_ENV = "EARNEST_REALCLI"
 INSTALL_TIMEOUT = 600  # seconds for one npm install
 
 
@@ -89,6 +91,8 @@ def install(pin: Pin) -> tuple[Path | None, str]:
     exe = binary(pin)
     if exe.exists() and _version_ok(pin, exe) is None:
         return exe, ""
+    if os.environ.get(SKIP_ENV, "").strip().lower() in {"0", "false", "no", "off"}:
+        return None, f"{SKIP_ENV}=0: not installing {pin.spec} from npm"
     npm = shutil.which("npm")
     if npm is None or shutil.which("node") is None:
         return None, "npm and node are not installed (apt-get install nodejs npm)"

@@ -134,9 +134,19 @@ class Sandbox:
     # ------------------------------------------------------------------ environment
     @property
     def env(self) -> dict[str, str]:
-        """A clean environment: no real keys or config of the person running the tests."""
-        keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "TERM")
+        """A clean environment: no real keys or config of the person running the tests.
+
+        PATH has no folder with an ``earnest`` in it: the agent CLI starts without the virtual
+        environment, as it does for a user who installed the hook from an activated venv, so
+        the installed command must name its interpreter (defect 10).
+        """
+        keep = ("LANG", "LC_ALL", "TMPDIR", "TERM")
         env = {k: os.environ[k] for k in keep if k in os.environ}
+        env["PATH"] = os.pathsep.join(
+            d
+            for d in os.environ.get("PATH", "").split(os.pathsep)
+            if d and not (Path(d) / "earnest").exists()
+        )
         env.update(
             HOME=str(self.home),
             XDG_CONFIG_HOME=str(self.home / ".config"),
@@ -160,7 +170,11 @@ class Sandbox:
 
     # ------------------------------------------------------------------ the hook
     def install_hook(self, *extra: str, env: dict[str, str] | None = None) -> str:
-        """``earnest hook install CLI`` in the project, then the tap in front of its command."""
+        """``earnest hook install CLI`` in the project, then the tap in front of its command.
+
+        The install runs as from an activated virtual environment (its ``bin`` on PATH).
+        """
+        venv_path = os.pathsep.join([str(Path(sys.executable).parent), self.env["PATH"]])
         done = run_earnest(
             "hook",
             "install",
@@ -171,11 +185,13 @@ class Sandbox:
             "json",
             *extra,
             cwd=self.project,
-            env={**self.env, **(env or {})},
+            env={**self.env, "PATH": venv_path, **(env or {})},
         )
         assert done.returncode == 0, done.stdout + done.stderr
         change = json.loads(done.stdout)
         self.installed_command = change["command"]
+        program = shlex.split(self.installed_command)[0]
+        assert Path(program).is_absolute(), f"bare command installed: {self.installed_command}"
         self.tap(Path(change["settings"]))
         return done.stdout
 
