@@ -67,7 +67,9 @@ Script = Callable[[ModelRequest], Turn]
 class Turns:
     """A script that plays its turns in order, then says ``fallback`` (and counts overflow)."""
 
-    def __init__(self, turns: Sequence[Turn], fallback: str = "I have nothing more to add.") -> None:
+    def __init__(
+        self, turns: Sequence[Turn], fallback: str = "I have nothing more to add."
+    ) -> None:
         self.turns = list(turns)
         self.fallback = fallback
         self.played = 0
@@ -261,7 +263,12 @@ def anthropic_message(model: FakeModel, body: dict[str, Any], turn: Turn) -> dic
         content.append({"type": "text", "text": turn.text})
     for call in turn.calls:
         content.append(
-            {"type": "tool_use", "id": model.new_id("toolu_fake"), "name": call.name, "input": call.args}
+            {
+                "type": "tool_use",
+                "id": model.new_id("toolu_fake"),
+                "name": call.name,
+                "input": call.args,
+            }
         )
     return {
         "id": model.new_id("msg_fake"),
@@ -346,7 +353,11 @@ def gemini_chunk(turn: Turn) -> dict[str, Any]:
         "candidates": [
             {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
         ],
-        "usageMetadata": {"promptTokenCount": 20, "candidatesTokenCount": 10, "totalTokenCount": 30},
+        "usageMetadata": {
+            "promptTokenCount": 20,
+            "candidatesTokenCount": 10,
+            "totalTokenCount": 30,
+        },
         "modelVersion": "gemini-fake",
     }
 
@@ -429,7 +440,7 @@ class _Handler(BaseHTTPRequestHandler):
             if path.endswith("count_tokens") or path.endswith(":countTokens"):
                 self._json(200, {"input_tokens": 20, "totalTokens": 20})
                 return
-            request, turn = model.answer(self.path, body)
+            _, turn = model.answer(self.path, body)
             reply = turn or Turn(text=_side_text(model.api, body))
             if model.api == "anthropic":
                 if body.get("stream"):

@@ -9,6 +9,7 @@ timeout (:func:`run_bounded`): on timeout the whole group is killed and the test
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -18,6 +19,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from conftest import SRC, run_earnest
 
@@ -94,10 +97,8 @@ def run_bounded(
         ) from None
     finally:
         # Whatever the CLI left behind in its group (MCP servers, shells) goes with it.
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
     return CliRun(args, proc.returncode, out, err)
 
 
@@ -256,8 +257,6 @@ _INSTALLED: dict[str, tuple[Path | None, str]] = {}
 
 def need(cli: str) -> Path:
     """The pinned CLI's binary, installed on first use; skip (or fail, when required) if not."""
-    import pytest
-
     from clis import PINS, REQUIRE_ENV, install, required
 
     if cli not in _INSTALLED:

@@ -157,6 +157,7 @@ def test_d_write_outside_the_workspace_refused_then_i_created_it_is_blocked(
         run = run_gemini(sb, gemini, model, "create newfile.py with X = 1")
     assert run.returncode == 0, run.stderr[-2000:]
     assert not outside.exists()
+    assert sb.app() == BUGGY
     assert sb.decisions(EVENT) == ["block", "block", "exhausted"]
     assert model.sent_back("completion-without-effect")
 
