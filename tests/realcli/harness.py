@@ -48,6 +48,7 @@ class Stop:
     payload: dict[str, Any]
     stderr: str
     ms: float
+    rc_error: bool = False  # the hook exited non-zero (it must always exit 0)
 
     @property
     def exhausted(self) -> bool:
@@ -228,14 +229,22 @@ class Sandbox:
                 payload=payload,
                 stderr=record["stderr"],
                 ms=record["ms"],
+                rc_error=record["rc"] != 0,
             )
             if event is None or stop.event == event:
                 out.append(stop)
         return out
 
     def decisions(self, event: str | None = None) -> list[str]:
-        """``block`` / ``allow`` / ``exhausted`` for each stop, in order."""
-        return ["exhausted" if s.exhausted else s.decision for s in self.stops(event)]
+        """``block`` / ``allow`` / ``exhausted`` for each stop, in order.
+
+        A stop the hook allowed because it failed (its one line on stderr ends "stop allowed")
+        is an error here, not an "allow": the hook must have judged every stop.
+        """
+        stops = self.stops(event)
+        failed = [s.stderr for s in stops if "stop allowed" in s.stderr or s.rc_error]
+        assert not failed, f"the hook did not judge: {failed}"
+        return ["exhausted" if s.exhausted else s.decision for s in stops]
 
     # ------------------------------------------------------------------ earnest on the transcript
     def score(self, transcript: Path) -> dict[str, Any]:
