@@ -87,7 +87,9 @@ class ClaudeStream:
                 "type": "user",
                 "message": {
                     "role": "user",
-                    "content": [{"type": "text", "text": f"Stop hook feedback:\n[{command}]: {reason}"}],
+                    "content": [
+                        {"type": "text", "text": f"Stop hook feedback:\n[{command}]: {reason}"}
+                    ],
                 },
                 "parent_tool_use_id": None,
                 "session_id": self.session,
@@ -160,7 +162,11 @@ class CodexRollout:
         self.records.append(
             self._rec(
                 "response_item",
-                {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]},
+                {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": text}],
+                },
             )
         )
         self.records.append(self._rec("event_msg", {"type": "user_message", "message": text}))
@@ -233,7 +239,9 @@ class CodexRollout:
 
 def apply_patch_command(path: str, body: str) -> str:
     lines = "".join(f"+{line}\n" for line in body.splitlines())
-    return f"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: {path}\n{lines}*** End Patch\nEOF\n"
+    return (
+        f"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: {path}\n{lines}*** End Patch\nEOF\n"
+    )
 
 
 READ_ONLY_REFUSAL = (
@@ -272,7 +280,12 @@ class GeminiChat:
     def user(self, text: str) -> None:
         self._n += 1
         self.records.append(
-            {"id": f"u{self._n}", "timestamp": self._stamp(), "type": "user", "content": [{"text": text}]}
+            {
+                "id": f"u{self._n}",
+                "timestamp": self._stamp(),
+                "type": "user",
+                "content": [{"text": text}],
+            }
         )
         self.records.append({"$set": {"lastUpdated": self._stamp()}})
 
@@ -282,20 +295,29 @@ class GeminiChat:
         mid = f"g{self._n}"
         base = {"id": mid, "timestamp": self._stamp(), "type": "gemini", "model": "gemini-2.5-pro"}
         self.records.append({**base, "content": ""})
-        full: dict[str, Any] = {**base, "content": text, "thoughts": [], "tokens": {"input": 9, "output": 4, "cached": 0, "total": 13}}
+        full: dict[str, Any] = {
+            **base,
+            "content": text,
+            "thoughts": [],
+            "tokens": {"input": 9, "output": 4, "cached": 0, "total": 13},
+        }
         if tool_calls:
             full["toolCalls"] = tool_calls
         self.records.append(full)
         self.records.append({"$set": {"lastUpdated": self._stamp()}})
 
     @staticmethod
-    def tool_call(name: str, args: dict[str, Any], output: str, status: str = "success") -> dict[str, Any]:
+    def tool_call(
+        name: str, args: dict[str, Any], output: str, status: str = "success"
+    ) -> dict[str, Any]:
         key = "output" if status == "success" else "error"
         return {
             "id": f"{name}-1764583200000-0",
             "name": name,
             "args": args,
-            "result": [{"functionResponse": {"id": f"{name}-1", "name": name, "response": {key: output}}}],
+            "result": [
+                {"functionResponse": {"id": f"{name}-1", "name": name, "response": {key: output}}}
+            ],
             "status": status,
             "timestamp": "2026-12-01T10:00:02.000Z",
             "displayName": name,

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import run_earnest
 from real_cli_records import GeminiChat, write_jsonl
 from test_real_cli_logs import blocked, hook, score
+
+from conftest import run_earnest
 
 FIX = "Fix the bug in app.py"
 DONE = "Done — I fixed the bug in app.py."

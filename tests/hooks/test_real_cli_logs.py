@@ -11,7 +11,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import run_earnest
 from real_cli_records import (
     READ_ONLY_REFUSAL,
     ClaudeStream,
@@ -20,6 +19,8 @@ from real_cli_records import (
     earnest_reason,
     write_jsonl,
 )
+
+from conftest import run_earnest
 
 DONE = "Done — I fixed the bug in app.py."
 
@@ -172,7 +173,12 @@ def _gemini_session(path: Path, messages: list[dict[str, Any]]) -> Path:
 
 def test_gemini_resent_deny_reason_continues_the_run(tmp_path: Path) -> None:
     def msg(i: int, kind: str, content: str) -> dict[str, Any]:
-        return {"id": f"m{i}", "timestamp": f"2026-12-01T10:00:0{i}.000Z", "type": kind, "content": content}
+        return {
+            "id": f"m{i}",
+            "timestamp": f"2026-12-01T10:00:0{i}.000Z",
+            "type": kind,
+            "content": content,
+        }
 
     messages = [msg(0, "user", "Fix the bug in app.py")]
     for i in range(3):
@@ -193,7 +199,9 @@ def test_codex_apply_patch_refused_by_read_only_sandbox_is_a_failure(tmp_path: P
     work.mkdir()
     log = CodexRollout(str(work))
     log.user("Create newfile.py with a hello() function")
-    log.exec_command(apply_patch_command("newfile.py", "def hello():\n    return 'hi'"), READ_ONLY_REFUSAL)
+    log.exec_command(
+        apply_patch_command("newfile.py", "def hello():\n    return 'hi'"), READ_ONLY_REFUSAL
+    )
     claim = "I created newfile.py with a hello() function."
     log.say(claim)
     path = write_jsonl(tmp_path / "rollout.jsonl", log.records)

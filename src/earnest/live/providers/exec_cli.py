@@ -7,7 +7,10 @@ Presets (the model flag is always passed, so a model swap measures the model und
 - ``exec:codex:MODEL`` → ``codex exec --model MODEL --skip-git-repo-check --sandbox read-only -``,
   agent doc and fixture prompt together on stdin (codex has no system-prompt flag);
 - ``exec:gemini:MODEL`` → ``gemini --model MODEL --output-format json --prompt PROMPT`` with the
-  agent doc as the system prompt through ``GEMINI_SYSTEM_MD``;
+  agent doc as the system prompt through ``GEMINI_SYSTEM_MD``, and
+  ``GEMINI_CLI_TRUST_WORKSPACE=true``: Gemini CLI 0.6x refuses to run in an untrusted folder
+  (exit 55), and every child runs in a fresh temporary one (the environment variable, not
+  ``--skip-trust``, because older versions reject a flag they do not know);
 - ``exec:cmd:COMMAND`` (or a profile with ``command = [...]``) → any command; ``{model}`` and
   ``{system_file}`` in its arguments are replaced; stdin carries the fixture prompt (``stdin =
   "user"``) or agent doc + prompt (``"combined"``, the default unless ``{system_file}`` is used).
@@ -18,6 +21,7 @@ project settings or hooks are picked up from the caller's folder), in its own pr
 environment: ``earnest hook`` allows the stop at once when it sees that variable, so a child run
 never fires the user's own earnest stop hook. The reply is unwrapped from the CLI's JSON envelope
 (``earnest.pressure.envelopes``) before it is scored; stdout is kept verbatim as the raw reply.
+A failed child's error text is stored without ANSI colour codes (:func:`plain_text`).
 
 Example:
     >>> from earnest.live.profiles import parse_spec
@@ -31,6 +35,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import tempfile
@@ -51,6 +56,21 @@ HOOK_DISABLE_ENV = "EARNEST_HOOK_DISABLE"
 """Set to ``1`` in every child's environment; ``earnest hook`` allows the stop when it is set."""
 
 CLAUDE_SETTINGS = json.dumps({"disableAllHooks": True})
+GEMINI_TRUST_ENV = "GEMINI_CLI_TRUST_WORKSPACE"
+"""Set to ``true`` for ``exec:gemini`` children: their temporary folder is trusted."""
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+
+
+def plain_text(text: str) -> str:
+    """``text`` without terminal escape sequences (colours, cursor moves, hyperlinks).
+
+    Example:
+        >>> plain_text("\\x1b[31mError:\\x1b[0m folder not trusted")
+        'Error: folder not trusted'
+    """
+    return _ANSI.sub("", text)
+
+
 SYSTEM_FILE_NAME = "AGENT.md"
 _TAIL = 600
 
@@ -148,6 +168,7 @@ class ExecProvider:
             env["EARNEST_MODEL"] = self.model
             if self._profile.preset == "gemini":
                 env["GEMINI_SYSTEM_MD"] = str(system_file)
+                env[GEMINI_TRUST_ENV] = "true"
             started = time.perf_counter()
             stdout, stderr, code = await run_child(
                 argv, stdin_text, cwd=workdir, env=env, timeout=timeout
@@ -156,11 +177,11 @@ class ExecProvider:
         out = stdout.decode("utf-8", errors="replace")
         err = stderr.decode("utf-8", errors="replace")
         if code != 0:
-            detail = (err.strip() or out.strip())[-_TAIL:]
+            detail = plain_text(err.strip() or out.strip())[-_TAIL:]
             raise ProviderError(
                 f"{Path(argv[0]).name} exited with status {code}: {detail}",
                 kind="process",
-                raw=out,
+                raw=plain_text(out),
             )
         return reply_from_stdout(out, latency)
 
@@ -178,7 +199,8 @@ def reply_from_stdout(stdout: str, latency: float) -> ProviderReply:
     unwrapped = unwrap_envelope(stdout)
     if unwrapped.error is not None:
         raise ProviderError(
-            f"the agent CLI reports a failed run ({unwrapped.envelope}): {unwrapped.error}",
+            f"the agent CLI reports a failed run ({unwrapped.envelope}): "
+            f"{plain_text(unwrapped.error)}",
             kind="agent_error",
             raw=stdout,
         )
@@ -257,10 +279,12 @@ async def _kill_group(proc: asyncio.subprocess.Process) -> None:
 
 __all__ = [
     "CLAUDE_SETTINGS",
+    "GEMINI_TRUST_ENV",
     "HOOK_DISABLE_ENV",
     "ExecProvider",
     "build_argv",
     "combine",
+    "plain_text",
     "reply_from_stdout",
     "run_child",
     "stdin_mode",
