@@ -171,7 +171,7 @@ class Sandbox:
         return (self.project / "app.py").read_text(encoding="utf-8")
 
     # ------------------------------------------------------------------ the hook
-    def install_hook(self, *extra: str, env: dict[str, str] | None = None) -> str:
+    def install_hook(self, *extra: str, env: dict[str, str] | None = None, tap: bool = True) -> str:
         """``earnest hook install CLI`` in the project, then the tap in front of its command.
 
         The install runs as from an activated virtual environment (its ``bin`` on PATH).
@@ -194,7 +194,8 @@ class Sandbox:
         self.installed_command = change["command"]
         program = shlex.split(self.installed_command)[0]
         assert Path(program).is_absolute(), f"bare command installed: {self.installed_command}"
-        self.tap(Path(change["settings"]))
+        if tap:
+            self.tap(Path(change["settings"]))
         return done.stdout
 
     def tap(self, settings: Path) -> None:

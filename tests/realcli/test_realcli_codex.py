@@ -23,6 +23,8 @@ import pytest
 from fakes import Call, FakeModel, Turn, Turns
 from harness import BUGGY, FIXED, CliRun, Sandbox, need, run_bounded
 
+from conftest import run_earnest
+
 CLI = "codex"
 WITHOUT_EFFECT = "completion-without-effect: expected a workspace_delta"
 
@@ -77,7 +79,9 @@ def hook_trust(hooks_json: Path) -> str:
     return "\n".join(lines)
 
 
-def write_config(sb: Sandbox, model: FakeModel, *, trust_hooks: bool = True) -> None:
+def write_config(
+    sb: Sandbox, model: FakeModel, *, trust_hooks: bool = True, trust_project: bool = True
+) -> None:
     config = f"""model = "gpt-fake"
 model_provider = "fake"
 approval_policy = "never"
@@ -88,10 +92,9 @@ name = "fake"
 base_url = "{model.url}/v1"
 wire_api = "responses"
 env_key = "FAKE_MODEL_KEY"
-
-[projects.{json.dumps(str(sb.project))}]
-trust_level = "trusted"
 """
+    if trust_project:
+        config += f'\n[projects.{json.dumps(str(sb.project))}]\ntrust_level = "trusted"\n'
     if trust_hooks:
         config += "\n" + hook_trust(sb.project / ".codex" / "hooks.json")
     (codex_home(sb) / "config.toml").write_text(config, encoding="utf-8")
@@ -106,8 +109,9 @@ def run_codex(
     extra: tuple[str, ...] = (),
     resume: str | None = None,
     trust_hooks: bool = True,
+    trust_project: bool = True,
 ) -> CliRun:
-    write_config(sb, model, trust_hooks=trust_hooks)
+    write_config(sb, model, trust_hooks=trust_hooks, trust_project=trust_project)
     env = {**sb.env, "CODEX_HOME": str(codex_home(sb)), "FAKE_MODEL_KEY": "sk-fake-key"}
     args = [str(exe), "exec"]
     if resume:
@@ -169,6 +173,48 @@ def test_untrusted_hook_is_skipped_without_a_word(sandbox: Sandbox, codex: Path)
     assert sb.stops() == []
     assert len(model.agent_requests) == 1
     assert "hook" not in run.stdout.lower()
+
+
+@pytest.mark.parametrize(
+    ("trust_project", "trust_hooks"), [(False, False), (True, False), (False, True), (True, True)]
+)
+def test_hook_doctor_says_whether_codex_will_run_the_hook(
+    tmp_path: Path, codex: Path, trust_project: bool, trust_hooks: bool
+) -> None:
+    """``earnest hook doctor codex`` against what the real Codex then does (defect 3): it
+    runs the hook only when the project and the hook definition are both trusted."""
+    sb = Sandbox(tmp_path, CLI)
+    sb.install_hook(tap=False)  # the command exactly as installed: doctor must recognise it
+    turns = Turns([Turn(text="Done — I fixed the bug in app.py.")], fallback="Done.")
+    with FakeModel("responses", turns) as model:
+        write_config(sb, model, trust_hooks=trust_hooks, trust_project=trust_project)
+        env = {
+            **sb.env,
+            "CODEX_HOME": str(codex_home(sb)),
+            "PATH": f"{codex.parent}:{sb.env['PATH']}",
+        }
+        doctor = run_earnest(
+            "hook", "doctor", CLI, "--dir", str(sb.project), "--format", "json", env=env
+        )
+        run = run_codex(
+            sb,
+            codex,
+            model,
+            "fix the bug in app.py",
+            trust_hooks=trust_hooks,
+            trust_project=trust_project,
+        )
+    assert run.returncode == 0, run.stderr[-2000:]
+    ran = bool(model.sent_back(WITHOUT_EFFECT))
+    assert ran is (trust_project and trust_hooks)
+    report = json.loads(doctor.stdout)
+    (entry,) = [e for e in report if e["cli"] == CLI and e["scope"] == "project"]
+    assert entry["cli_version"].endswith("0.171.0")
+    assert (entry["verdict"] == "does not run") is (not ran), entry
+    assert doctor.returncode == (0 if ran else 1), doctor.stdout + doctor.stderr
+    failed = {c["name"] for c in entry["checks"] if not c["ok"]}
+    assert ("codex project trust" in failed) is (not trust_project)
+    assert ("codex hook trust" in failed) is (not trust_hooks)
 
 
 def test_a_done_without_edit_is_blocked_then_the_edit_is_allowed(
