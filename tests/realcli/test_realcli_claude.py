@@ -288,7 +288,6 @@ def _subagent_script(sb: Sandbox) -> tuple[Turns, Turns]:
     return main, sub
 
 
-@pytest.mark.xfail(strict=True, reason="defect 2")
 def test_g_fix_done_by_a_subagent_is_allowed(sandbox: Sandbox, claude: Path) -> None:
     sb = sandbox
     main, sub = _subagent_script(sb)

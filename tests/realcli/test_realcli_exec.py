@@ -104,8 +104,8 @@ env_key = "FAKE_MODEL_KEY"
     [
         "claude-code",
         "codex",
-        # Each child runs in an untrusted temporary folder: Gemini exits 55.
-        pytest.param("gemini", marks=pytest.mark.xfail(strict=True, reason="defect 7")),
+        # Each child runs in a temporary folder, trusted by earnest (defect 7: exit 55 before).
+        "gemini",
     ],
 )
 def test_exec_provider_runs_the_real_cli_and_every_sample_is_judged(
