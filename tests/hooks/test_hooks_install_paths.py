@@ -95,3 +95,38 @@ def test_symlinked_settings_file_is_edited_through_the_link(tmp_path: Path) -> N
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert link.is_symlink() and "hooks" not in json.loads(real.read_text())
+
+
+def test_install_leaves_compiled_bytecode_for_the_hook_modules(tmp_path: Path) -> None:
+    """Even with PYTHONDONTWRITEBYTECODE set, as in many containers."""
+    import shutil as sh
+
+    src = Path(__file__).resolve().parents[2] / "src" / "earnest"
+    copy = tmp_path / "site" / "earnest"
+    sh.copytree(src, copy, ignore=sh.ignore_patterns("__pycache__"))
+    project = tmp_path / "p"
+    project.mkdir()
+    env = dict(os.environ)
+    env.update(
+        {
+            **CLEAN,
+            "HOME": str(tmp_path),
+            "PYTHONPATH": str(copy.parent),
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+    )
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    ran = subprocess.run(
+        [sys.executable, "-m", "earnest", "hook", "install", "claude-code"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    tag = sys.implementation.cache_tag
+    for module in (
+        "hooks/claude_code",
+        "hooks/entry",
+        "effects/gate",
+        "trajectory/readers/claude_tail",
+    ):
+        folder, name = module.rsplit("/", 1)
+        assert (copy / folder / "__pycache__" / f"{name}.{tag}.pyc").is_file(), module

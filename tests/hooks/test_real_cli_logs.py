@@ -237,3 +237,19 @@ def test_shell_write_refused_with_operation_not_permitted_is_a_failure(tmp_path:
     log.say(claim)
     path = write_jsonl(tmp_path / "rollout.jsonl", log.records)
     assert blocked(hook("codex", log.stop_input(path, claim), tmp_path / "state"))
+
+
+def test_codex_exec_command_that_exited_non_zero_is_a_failed_edit(tmp_path: Path) -> None:
+    """Scenario (f): the edit command failed (exit 1 in exec_command's header) → block."""
+    work = tmp_path / "proj"
+    work.mkdir()
+    (work / "app.py").write_text("def total(xs):\n    return sum(xs[1:])\n")
+    log = CodexRollout(str(work))
+    log.user("Fix the bug in app.py")
+    log.exec_command(
+        "sed -i 's/xs[1:/xs/' app.py", "sed: -e expression #1, char 9: unterminated `s' command", 1
+    )
+    claim = "Fixed the bug in app.py."
+    log.say(claim)
+    path = write_jsonl(tmp_path / "rollout.jsonl", log.records)
+    assert blocked(hook("codex", log.stop_input(path, claim), tmp_path / "state"))

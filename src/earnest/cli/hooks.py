@@ -113,16 +113,20 @@ def install(
     note = _NOTES.get(cli.value)
     if note:
         print(f"  note: {note}")
+    from earnest.hooks.bytecode import compile_package
+
+    compiled, problem = compile_package()
+    if not compiled:
+        print(f"  note: bytecode not compiled ({problem}); every stop will compile it again")
     from earnest.hooks.doctor import install_advice
 
-    advice = install_advice(cli.value, path, Path(directory or Path.cwd()))
+    certain, advice = install_advice(cli.value, path, Path(directory or Path.cwd()))
     if advice:
-        print(f"  {cli.value} will not run it yet. Still to do:")
+        lead = "will not run it yet" if certain else "may not run it"
+        print(f"  {cli.value} {lead}. Still to do:")
         for n, line in enumerate(advice, 1):
             print(f"  {n}. " + line.replace("\n", "\n     "))
-        print(f"  Check with: earnest hook doctor {cli.value}")
-    else:
-        print(f"  Check with: earnest hook doctor {cli.value}")
+    print(f"  Check with: earnest hook doctor {cli.value}")
 
 
 @hook_app.command("uninstall")

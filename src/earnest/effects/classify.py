@@ -37,7 +37,6 @@ from earnest.effects.artifacts import (
 )
 from earnest.effects.models import EffectClass, EffectEvidence
 from earnest.effects.registry import DEFAULT_REGISTRY, GROUNDING_KINDS, SILENT_KINDS, ToolRegistry
-from earnest.effects.shell import analyze_shell
 
 _EXIT_CODE = re.compile(r"\s*Exit code (-?\d+)")
 # A sandbox or permission refusal, as the CLIs word it in a tool's output: Codex's
@@ -174,6 +173,9 @@ def observe_tool_result(
     elif kind == "action":
         evidence = (ev(delta, "action", detail="state change outside the workspace"),)
     elif kind == "shell" and command:
+        # Here, not at the top: the shell grammar is the biggest import a stop hook can skip.
+        from earnest.effects.shell import analyze_shell
+
         analysis = analyze_shell(command, unknown=registry.unknown_shell)
         background = args.get("run_in_background") is True or args.get("is_background") is True
         evidence = tuple(

@@ -441,18 +441,21 @@ def diagnose_all(
 
 def install_advice(
     cli: str, settings: Path, project: Path, env: Mapping[str, str] | None = None
-) -> list[str]:
-    """What the user still has to do after ``earnest hook install`` for the hook to run."""
+) -> tuple[bool, list[str]]:
+    """After ``earnest hook install``: ``(certain, to do)`` — what the user still has to do
+    for the CLI to run the hook, and whether it certainly will not run until then."""
     env = dict(os.environ if env is None else env)
     scope = "user" if settings == settings_path(cli, "user", project, env=env) else "project"
     lines: list[str] = []
+    certain = False
     for diag in diagnose(cli, project, env=env, run_commands=False):
         if diag.settings != settings or diag.scope != scope:
             continue
+        certain = certain or diag.verdict == "does not run"
         for todo in diag.todo:
             if todo not in lines:
                 lines.append(todo)
-    return lines
+    return certain, lines
 
 
 def render_text(diagnoses: list[HookDiagnosis], clis: tuple[str, ...]) -> str:

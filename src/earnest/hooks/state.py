@@ -16,8 +16,7 @@ A stop that blocks is decided again and saved under the session's file lock
 so concurrent stops of one session cannot both spend the last block.
 
 Example:
-    >>> import tempfile
-    >>> store = StateStore(Path(tempfile.mkdtemp()))
+    >>>     >>> store = StateStore(Path(tempfile.mkdtemp()))
     >>> s = store.load("claude-code", "session-1")
     >>> s.blocks
     0
@@ -34,7 +33,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -173,7 +171,10 @@ class StateStore:
 
     def _write(self, path: Path, data: bytes) -> None:
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=self.root)
+        # A private temporary file beside the target, as tempfile.mkstemp makes one (O_EXCL,
+        # mode 0600) without importing tempfile (random, shutil): every stop writes here.
+        tmp = str(self.root / f".{path.name}.{os.getpid()}_{time.monotonic_ns()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
