@@ -16,6 +16,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,10 @@ from conftest import SRC, run_earnest
 HERE = Path(__file__).resolve().parent
 TAP = HERE / "hooktap.py"
 CLI_TIMEOUT = 180  # seconds for one headless CLI run (they take 2-20 s when healthy)
+# Seconds of CLI runs for the whole tier (it takes 3-5 minutes on a busy 2-core machine): once
+# spent, every later run fails at once, so a hanging CLI cannot hold CI for hours.
+TIER_BUDGET = float(os.environ.get("EARNEST_REALCLI_BUDGET", "1200"))
+_spent = [0.0]
 
 BUGGY = "def total(xs):\n    return sum(xs) + 1\n"
 FIXED = "def total(xs):\n    return sum(xs)\n"
@@ -77,7 +82,15 @@ class CliRun:
 def run_bounded(
     args: list[str], *, cwd: Path, env: dict[str, str], timeout: float = CLI_TIMEOUT
 ) -> CliRun:
-    """Run ``args`` headless (no stdin) in a new process group; kill the group on timeout."""
+    """Run ``args`` headless (no stdin) in a new process group; kill the group on timeout.
+
+    The timeout is also cut to what is left of the tier's budget (:data:`TIER_BUDGET`).
+    """
+    left = TIER_BUDGET - _spent[0]
+    if left <= 0:
+        pytest.fail(f"the real-CLI tier's time budget ({TIER_BUDGET:.0f} s of CLI runs) is spent")
+    timeout = min(timeout, left)
+    started = time.monotonic()
     proc = subprocess.Popen(
         args,
         cwd=cwd,
@@ -100,6 +113,7 @@ def run_bounded(
         # Whatever the CLI left behind in its group (MCP servers, shells) goes with it.
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
+        _spent[0] += time.monotonic() - started
     return CliRun(args, proc.returncode, out, err)
 
 

@@ -129,10 +129,10 @@ def test_exec_provider_runs_the_real_cli_and_every_sample_is_judged(
             "--concurrency",
             "1",
             "--timeout",
-            "150",
+            "90",
             "--yes",
             env=_env(sb, cli, exe, model),
-            timeout=600,
+            timeout=420,
         )
         assert done.returncode == 0, done.stdout + done.stderr
     assert model.agent_requests, "the CLI never reached the fake model"
