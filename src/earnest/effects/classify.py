@@ -4,8 +4,9 @@ A tool result is a mapping with ``tool_name`` or ``name``; ``args`` or ``argumen
 ``input``/``parameters``), a dict or a JSON string; and an outcome. A call **failed** when
 ``success`` is false, ``is_error`` is true, ``error`` is set, ``status`` says error,
 ``exit_code``/``returncode`` is non-zero, or (shell tools) the output starts with
-``Exit code N`` with N ≠ 0, as Claude Code's Bash reports it. Failed calls and read tools
-give no evidence; successful calls other than bookkeeping still count as tool feedback
+``Exit code N`` with N ≠ 0, as Claude Code's Bash reports it. A shell call that its tool
+flags read-only (``"readonly": true``) is a read whatever its command. Failed calls and read
+tools give no evidence; successful calls other than bookkeeping still count as tool feedback
 (:attr:`ToolObservation.grounding`).
 
 Example:
@@ -85,6 +86,16 @@ def tool_succeeded(result: Mapping[str, Any], *, shell: bool = False) -> bool:
     return True
 
 
+READONLY_FLAGS = ("readonly", "read_only", "readOnly")
+"""Argument keys with which a shell tool says it ran a command read-only (Victor-style
+stacks send ``{"cmd": ..., "readonly": true}``)."""
+
+
+def flagged_readonly(args: Mapping[str, Any]) -> bool:
+    """Whether a shell tool's arguments flag the call read-only (``true`` only, not "yes")."""
+    return any(args.get(key) is True for key in READONLY_FLAGS)
+
+
 def _name(result: Mapping[str, Any]) -> str:
     for key in ("tool_name", "name"):
         value = result.get(key)
@@ -115,6 +126,10 @@ def observe_tool_result(
     success = tool_succeeded(result, shell=kind == "shell")
     paths = path_args(args)
     command = command_arg(args, raw_text) if kind in {"shell", "test"} else None
+    if kind == "shell" and flagged_readonly(args):
+        # The tool itself ran the command read-only (it enforced it, the agent did not
+        # choose it): a read, whatever the command says, so it earns no effect credit.
+        kind = "read"
     if not success:
         return ToolObservation(name, kind, False, (), False, command, paths)
 
@@ -174,4 +189,11 @@ def classify_tool_result(
     return observe_tool_result(result, registry, turn_index=turn_index).evidence
 
 
-__all__ = ["ToolObservation", "classify_tool_result", "observe_tool_result", "tool_succeeded"]
+__all__ = [
+    "READONLY_FLAGS",
+    "ToolObservation",
+    "classify_tool_result",
+    "flagged_readonly",
+    "observe_tool_result",
+    "tool_succeeded",
+]
