@@ -175,7 +175,14 @@ def run(
             raise typer.Exit(130) from None
         info = st.get_run(plan.run.run_id)
         summary = summarize(info, st.samples(plan.run.run_id))
-    if result.status == "stopped":
+    if result.hint is not None:
+        print(
+            f"earnest: {result.hint}\n"
+            f"earnest: {info.total - summary.stored} sample(s) not taken; start the server, then "
+            f"resume with: earnest run --resume {info.run_id} --store {store}",
+            file=sys.stderr,
+        )
+    elif result.status == "stopped":
         print(
             f"earnest: --max-cost reached; {info.total - summary.stored} sample(s) not taken "
             f"(resume with --resume {info.run_id} --max-cost HIGHER)",

@@ -239,6 +239,7 @@ async def run_child(
         raise ProviderError(
             f"{Path(argv[0]).name} gave no reply within {timeout:g}s (process group killed)",
             kind="timeout",
+            retryable=True,
         ) from None
     except BaseException:
         await _kill_group(proc)

@@ -50,9 +50,15 @@ def sdk_error(sdk: ModuleType, exc: Exception) -> ProviderError:
     """``exc``, raised by the SDK module ``sdk`` (``openai`` or ``anthropic``), as a
     :class:`ProviderError` whose kind and retryability the runner acts on."""
     if isinstance(exc, sdk.APITimeoutError):
-        return ProviderError("the request timed out", kind="timeout")
+        return ProviderError("the request timed out", kind="timeout", retryable=True)
     if isinstance(exc, sdk.APIConnectionError):
-        return ProviderError(f"connection failed: {exc}", kind="connection", retryable=True)
+        refused = connection_refused(exc)
+        return ProviderError(
+            f"connection {'refused' if refused else 'failed'}: {exc}",
+            kind="connection",
+            retryable=True,
+            refused=refused,
+        )
     if isinstance(exc, sdk.APIStatusError):
         status: int = exc.status_code
         headers = dict(exc.response.headers) if exc.response is not None else {}
@@ -82,6 +88,21 @@ def sdk_error(sdk: ModuleType, exc: Exception) -> ProviderError:
     return ProviderError(f"{type(exc).__name__}: {exc}", kind="error")
 
 
+def connection_refused(exc: BaseException) -> bool:
+    """Whether ``exc`` (an SDK connection error) was caused by a refused connection: the SDKs
+    wrap httpx's ``ConnectError``, which wraps the socket's ``ConnectionRefusedError``."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, ConnectionRefusedError):
+            return True
+        if "connection refused" in str(current).lower() or "errno 111" in str(current).lower():
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
 def malformed_body(exc: ValueError) -> ProviderError:
     """A 200 whose body is not JSON: the SDK surfaces the decoder's error."""
     return ProviderError(f"malformed response body: {exc}", kind="malformed")
@@ -104,6 +125,7 @@ def short(value: object, limit: int = 300) -> str:
 __all__ = [
     "LOCAL_API_KEY",
     "api_key",
+    "connection_refused",
     "malformed_body",
     "missing_sdk",
     "raw_json",
