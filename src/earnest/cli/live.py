@@ -60,11 +60,18 @@ def run(
         int | None, typer.Option("--concurrency", min=1, help="Requests in flight per profile.")
     ] = None,
     timeout: Annotated[
-        float | None, typer.Option("--timeout", min=0.001, help="Seconds per sample; then void.")
+        float | None,
+        typer.Option(
+            "--timeout",
+            min=0.001,
+            help="Seconds per request; a sample takes at most timeout × (retries + 1).",
+        ),
     ] = None,
     retries: Annotated[
         int | None,
-        typer.Option("--retries", min=0, help="Retries on 429, 5xx, dropped connections."),
+        typer.Option(
+            "--retries", min=0, help="Retries on 429, 5xx, timeouts, dropped connections."
+        ),
     ] = None,
     backoff: Annotated[
         float | None,
@@ -83,7 +90,9 @@ def run(
     ] = None,
     max_cost: Annotated[
         float | None,
-        typer.Option("--max-cost", min=0.0, help="USD budget: start no sample beyond it."),
+        typer.Option(
+            "--max-cost", min=0.0, help="USD hard budget: each try reserves its worst case first."
+        ),
     ] = None,
     fixtures: Annotated[
         str | None, typer.Option("--fixtures", help="Only these fixture ids (comma-separated).")
