@@ -238,3 +238,30 @@ def test_earnest_run_says_nothing_listens_and_how_to_resume(tmp_path: Path) -> N
     with RunStore(db) as st:
         (info,) = st.list_runs()
         assert info.status == "stopped" and st.samples(info.run_id) == []
+
+
+# -- 11. lone surrogates in a reply and a model name ------------------------------------------
+
+
+def test_lone_surrogates_in_a_reply_and_its_model_name_are_stored_and_reported(
+    tmp_path: Path,
+) -> None:
+    suite = write_suite(tmp_path / "suite", 1)
+    fixtures = load_fixtures(suite)
+
+    def script(req: Request) -> Action:
+        system, user = prompt_of(req)
+        return Action(text=reply_for(user, system, fixtures, "pass") + " \ud800 \udfff")
+
+    db = tmp_path / "runs.db"
+    with FakeModelServer(script) as srv:
+        result, samples = run(suite, db, profiles=("l=openai:m\udc80x",), base_url=srv.base_url)
+    (s,) = samples
+    assert s.verdict == "pass" and "\ufffd \ufffd" in (s.reply or "")
+    assert s.reply_model is not None and "\ufffd" in s.reply_model
+    for fmt in ("table", "json", "junit"):
+        shown = run_earnest("runs", "show", result.run_id, "--store", str(db), "--format", fmt)
+        assert shown.returncode == 0, shown.stderr
+        assert "Traceback" not in shown.stderr
+    exported = run_earnest("export", result.run_id, "--store", str(db))
+    assert exported.returncode == 0 and "\ufffd" in exported.stdout, exported.stderr

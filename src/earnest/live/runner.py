@@ -32,7 +32,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -55,6 +55,7 @@ from earnest.live.retry import RetryPolicy, call_with_retries
 from earnest.live.store import RunInfo, RunStore, SampleId, SampleRecord
 from earnest.pressure.models import Fixture, Suite
 from earnest.pressure.suite import find_agent
+from earnest.safejson import scrub
 
 TIMEOUT_GRACE = 1.0
 """The runner's own deadline is the timeout plus this, so a provider can report its own
@@ -550,6 +551,14 @@ class Runner:
             return self._void(prep, str(exc), exc.kind, exc.attempts, exc.raw, started)
         except Exception as exc:  # an SDK's unexpected error voids one sample, not the run
             return self._void(prep, f"{type(exc).__name__}: {exc}", "error", 1, "", started)
+        # A reply's JSON may decode to lone surrogates ("\ud800"): SQLite and every UTF-8
+        # writer refuse them, so they become U+FFFD here, before anything stores or prints.
+        reply = replace(
+            reply,
+            text=scrub(reply.text),
+            raw=scrub(reply.raw),
+            model=scrub(reply.model) if reply.model is not None else None,
+        )
         order = reply.order or prep.rendered.order
         judged = judge_reply(self.suite, planned.fixture, reply.text, order)
         return SampleRecord(
@@ -595,9 +604,9 @@ class Runner:
     ) -> SampleRecord:
         return SampleRecord(
             **self._common(prep, prep.rendered.order),
-            raw_reply=raw or None,
+            raw_reply=scrub(raw) or None,
             void=True,
-            error=error,
+            error=scrub(error),
             error_kind=kind,
             attempts=attempts,
             latency=time.perf_counter() - started,

@@ -21,6 +21,7 @@ from typing import Any
 from earnest.live.profiles import Profile
 from earnest.live.providers.base import ProviderError, ProviderUnavailable
 from earnest.live.retry import parse_retry_after
+from earnest.safejson import scrub
 
 LOCAL_API_KEY = "earnest-local"
 """Sent to a local server that needs no key (the SDKs refuse to start without one)."""
@@ -114,6 +115,9 @@ def raw_json(resp: Any) -> str:
         return str(resp.model_dump_json())
     except AttributeError:
         return str(resp)
+    except ValueError:
+        # A lone surrogate in the reply ("\ud800" in its JSON): pydantic cannot encode it.
+        return scrub(json.dumps(resp.model_dump(), ensure_ascii=False, default=str))
 
 
 def short(value: object, limit: int = 300) -> str:

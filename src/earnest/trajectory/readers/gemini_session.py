@@ -31,6 +31,7 @@ from earnest.trajectory.readers.documents import load_document
 from earnest.trajectory.readers.edits import structured_edits
 from earnest.trajectory.report import ReadReport
 from earnest.trajectory.text import (
+    as_list,
     as_str,
     content_text,
     limit_reason,
@@ -67,7 +68,7 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
             builder.new_turn()
             if text.strip():
                 builder.message("assistant", text, timestamp=stamp)
-            for call in message.get("toolCalls") or []:
+            for call in as_list(message.get("toolCalls")):
                 if isinstance(call, dict):
                     _call(builder, call)
         elif kind == "error":
