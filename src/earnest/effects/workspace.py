@@ -519,6 +519,7 @@ class Workspace:
         self.baseline = baseline
         self._prefix = str(self.root).rstrip(os.sep) + os.sep if self.root is not None else ""
         self._stats: dict[str, os.stat_result | None] = {}
+        self._parents: dict[str, str | None] = {}
 
     @property
     def resolvable(self) -> bool:
@@ -527,6 +528,7 @@ class Workspace:
     def clear_cache(self) -> None:
         """Forget what was statted (call when tool calls may have changed the workspace)."""
         self._stats.clear()
+        self._parents.clear()
 
     def resolve(self, reference: str) -> Path | None:
         """``reference`` resolved inside the workspace, or None (see :func:`resolve_inside`)."""
@@ -561,8 +563,23 @@ class Workspace:
         try:
             ref = os.path.expanduser(reference) if reference.startswith("~") else reference
             full = ref if os.path.isabs(ref) else self._prefix + ref
-            if not self._inside(os.path.normpath(full)):
+            norm = os.path.normpath(full)
+            if not self._inside(norm):
                 return None, MISSING
+            if ".." not in full.split(os.sep) and norm != self._prefix.rstrip(os.sep):
+                # The common case: the folder resolved once, then one lstat per file.
+                parent, name = os.path.split(norm)
+                real_parent = self._parents.get(parent, "")
+                if real_parent == "":
+                    real_parent = self._parents[parent] = self._resolve(parent)[0]
+                if real_parent is None:
+                    return None, MISSING
+                candidate = os.path.join(real_parent, name)
+                st = self._lstat(candidate, cache=False)
+                if st is None:
+                    return candidate, MISSING
+                if not stat_mod.S_ISLNK(st.st_mode):
+                    return candidate, _state_of(st)
             return self._resolve(full)
         except (OSError, ValueError, RuntimeError):
             return None, MISSING
