@@ -95,12 +95,14 @@ def test_timeouts_and_exhausted_retries_are_void_never_unparseable(tmp_path: Pat
             arms="rule",
             timeout=0.5,
             retries=1,
+            backoff=0.05,  # the retry's wait must fit in the sample's 1 s (0.5 s x 2 tries)
             samples=1,
         )
     by = {s.fixture_id: s for s in samples}
     assert by["LIVE-000"].verdict == "pass"
     slow, down = by["LIVE-001"], by["LIVE-002"]
     assert slow.void and slow.verdict is None and slow.error_kind == "timeout"
+    assert slow.attempts == 2  # a timeout is retried too
     assert down.void and down.error_kind == "server_error" and down.attempts == 2
     summary = summarize(info, samples)
     assert summary.void == 2 and summary.counts["fail-unparseable"] == 0
@@ -253,6 +255,8 @@ def test_an_exec_agent_run_unwraps_envelopes_and_voids_a_hang(tmp_path: Path) ->
         arms="rule",
         shuffle=False,
         timeout=1.0,
+        retries=1,  # a hang is retried once (timeouts are transient), then void
+        backoff=0.05,
     )
     by = {s.fixture_id: s for s in samples}
     ok, hung = by["LIVE-000"], by["LIVE-001"]

@@ -186,3 +186,42 @@ def test_trajectory_commands_skip_hostile_lines_and_read_the_rest(
         (converted,) = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
         assert converted["final_message"] == clean.final_message
         assert len(converted["tool_calls"]) == len(clean.tool_calls)
+
+
+DOCUMENTS = sorted(p.name for p in SEEDS.iterdir() if p.suffix in (".json", ".traj"))
+
+
+@pytest.mark.parametrize("name", DOCUMENTS)
+def test_document_fields_of_the_wrong_type_never_raise(name: str, tmp_path: Path) -> None:
+    """The same for whole-document formats: every field two levels deep, in turn."""
+    seed = SEEDS / name
+    fmt = detect_format(seed)
+    assert fmt is not None and read(seed)[0]
+    original = seed.read_text(encoding="utf-8")
+    target = tmp_path / name
+    tried = 0
+    for path in _mutations(json.loads(original)):
+        if len(path) > 3:
+            continue
+        for wrong in WRONG:
+            doc = json.loads(original)
+            _set(doc, path, wrong)
+            target.write_text(json.dumps(doc), encoding="utf-8")
+            try:
+                trajectories, _ = read(target, fmt)
+            except Exception as exc:
+                raise AssertionError(f"{path} = {wrong!r}: {exc!r}") from exc
+            for t in trajectories:
+                json.dumps(t.to_dict()).encode("utf-8")
+            tried += 1
+    assert tried > 20
+
+
+@pytest.mark.parametrize("name", DOCUMENTS)
+def test_a_monstrous_document_is_skipped_with_a_warning(name: str, tmp_path: Path) -> None:
+    fmt = detect_format(SEEDS / name)
+    for text in ('{"messages": ' + "[" * 100_000 + "]" * 100_000 + "}", '{"n": ' + "9" * 5000):
+        target = tmp_path / name
+        target.write_text(text)
+        trajectories, report = read(target, fmt)
+        assert trajectories == [] and report.warnings
