@@ -138,6 +138,41 @@ def test_read_only_shell_grounds_without_evidence():
     assert obs.evidence == () and obs.grounding and obs.command == "git status && ls"
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"cmd": "rm -rf build && touch done.txt", "readonly": True},
+        {"cmd": "pytest -q", "readonly": True},
+        {"command": "sed -i s/a/b/ x.py", "read_only": True},
+        {"cmd": ["bash", "-lc", "echo hi > out.txt"], "readOnly": True},
+        '{"cmd": "make install", "readonly": true}',
+    ],
+)
+def test_a_shell_call_its_tool_flags_read_only_is_a_read(args: Any):
+    obs = observe_tool_result({"tool_name": "shell", "arguments": args})
+    assert obs.kind == "read" and obs.evidence == () and obs.grounding
+    assert obs.command  # the command is still reported
+
+
+@pytest.mark.parametrize("flag", [False, "true", 1, None])
+def test_only_a_true_readonly_flag_makes_a_shell_call_a_read(flag: Any):
+    r = {"tool_name": "shell", "args": {"cmd": "touch done.txt", "readonly": flag}}
+    assert [e.kind for e in classify_tool_result(r)] == ["write"]
+
+
+def test_a_read_only_flagged_shell_call_earns_no_credit_at_the_gate(tmp_path: Any):
+    from earnest.effects import EffectGate, EffectGateConfig, EvaluationDecision, EvaluationResult
+
+    (tmp_path / "done.txt").write_text("made")
+    g = EffectGate(EffectGateConfig(enabled=True), workspace=tmp_path, env={})
+    g.reset()
+    g.record(
+        [{"tool_name": "shell", "args": {"cmd": "touch done.txt && pytest", "readonly": True}}]
+    )
+    out = g.apply(EvaluationResult(EvaluationDecision.COMPLETE, 0.9), task_type="edit")
+    assert out.decision is EvaluationDecision.RETRY
+
+
 def test_dedicated_test_tool_is_a_check_and_exec_follows_the_unknown_policy():
     (ev,) = classify_tool_result({"tool_name": "test", "args": {"cmd": "pytest"}})
     assert ev.effect_class is EffectClass.VERIFIED_CHECK and ev.command == "pytest"

@@ -375,17 +375,36 @@ def test_artifacts_outside_the_workspace_never_count(tmp_path: Path):
     assert statuses == {"outside"}
 
 
-def test_verdicts_are_cached_until_the_next_record(tmp_path: Path):
+def test_every_apply_looks_at_the_workspace_afresh(tmp_path: Path):
     target = tmp_path / "a.py"
     target.write_text("a")
     g = gate(tmp_path)
     g.record([write(target)])
     assert g.apply(done(), task_type="edit").decision is COMPLETE
     target.unlink()
-    # nothing was recorded: the workspace is taken as unchanged (the cost model of apply)
-    assert g.apply(done(), task_type="edit").decision is COMPLETE
-    g.record([READ])
+    # nothing was recorded since, but the file is gone: the next apply must see it
     assert g.apply(done(), task_type="edit").decision is RETRY
+
+
+def test_a_file_written_after_its_recorded_write_counts_at_the_next_apply(workspace: Path):
+    g = baseline_gate(workspace)
+    goal = workspace / "GOAL.md"
+    g.record([write(goal)])  # the write is recorded before the file changed on disk
+    assert g.apply(done(), task_type="create").decision is RETRY
+    goal.write_text("now really rewritten by the agent, and longer\n")
+    out = g.apply(done(), task_type="create")
+    assert out.decision is COMPLETE, out.reason
+    assert out.metadata["effect_gate"]["satisfied_by"]["status"] == "modified"
+
+
+def test_an_empty_record_does_not_keep_a_stale_verdict(workspace: Path):
+    g = baseline_gate(workspace)
+    goal = workspace / "GOAL.md"
+    g.record([write(goal)])
+    assert g.apply(done(), task_type="create").decision is RETRY
+    g.record([])
+    goal.write_text("changed between two evaluations, with nothing recorded\n")
+    assert g.apply(done(), task_type="create").decision is COMPLETE
 
 
 # -- baselines -------------------------------------------------------------------------------

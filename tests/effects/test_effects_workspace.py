@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,6 +66,96 @@ def test_symlinks_that_leave_the_workspace_are_unverified(tmp_path: Path):
     assert status(ws, "link_file") is ArtifactStatus.OUTSIDE
     assert status(ws, "good_link") is ArtifactStatus.EXISTS
     assert resolve_inside(root.resolve(), "link_file") is None
+
+
+class StatSpy:
+    """Records every path ``os.stat``/``os.lstat`` (and ``os.readlink``) is called with."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
+        self.paths: list[str] = []
+        self.prefix = str(root.resolve()) + os.sep  # before spying: resolve() lstats
+        for name in ("stat", "lstat", "readlink"):
+            real = getattr(os, name)
+            monkeypatch.setattr(os, name, self._wrap(name, real))
+
+    def _wrap(self, name: str, real: Any) -> Any:
+        def spy(path: Any, *args: Any, **kw: Any) -> Any:
+            if name != "readlink":  # readlink reads the link itself, which is inside
+                self.paths.append(os.fspath(path))
+            return real(path, *args, **kw)
+
+        return spy
+
+    def outside(self) -> list[str]:
+        prefix = self.prefix
+        return [p for p in self.paths if p != prefix[:-1] and not p.startswith(prefix)]
+
+
+def test_no_path_outside_the_workspace_is_ever_statted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, outside = tmp_path / "ws", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (outside / "secret.txt").write_text("s")
+    (outside / "sub").mkdir()
+    (root / "d").mkdir()
+    (root / "inside.txt").write_text("i")
+    (root / "link_dir").symlink_to(outside)
+    (root / "link_file").symlink_to(outside / "secret.txt")
+    (root / "rel_link").symlink_to("../outside/secret.txt")
+    (root / "d" / "up").symlink_to("../..")
+    (root / "chain").symlink_to("d/up")
+    (root / "good_link").symlink_to("inside.txt")
+    ws = Workspace(root, WorkspaceBaseline.capture(root, use_git=False))
+    spy = StatSpy(monkeypatch, root)
+    refs = [
+        "../outside/secret.txt",
+        str(outside / "secret.txt"),
+        "a/../../outside/secret.txt",
+        "d/../../outside",
+        "link_dir/secret.txt",
+        "link_dir/sub/../secret.txt",
+        "link_file",
+        "rel_link",
+        "d/up/outside/secret.txt",
+        "chain/outside",
+        "~/x",
+    ]
+    for ref in refs:
+        assert ws.check(ref).status is ArtifactStatus.OUTSIDE, ref
+        assert not ws.exists(ref) and ws.resolve(ref) is None, ref
+        assert spy.outside() == [], ref
+    # paths inside are still resolved, links that stay inside followed
+    assert ws.check("good_link").status is ArtifactStatus.UNCHANGED
+    assert ws.check("d/../inside.txt").status is ArtifactStatus.UNCHANGED
+    assert ws.check("new.txt").status is ArtifactStatus.ABSENT
+    assert spy.outside() == [] and spy.paths
+
+
+def test_a_path_that_cannot_be_statted_outside_is_outside_without_a_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "link").symlink_to(tmp_path / "forbidden" / "x")
+    ws = Workspace(root)
+    touched: list[str] = []
+
+    def guard(real: Any) -> Any:
+        def call(path: Any, *a: Any, **kw: Any) -> Any:
+            if "forbidden" in os.fspath(path):
+                touched.append(os.fspath(path))
+                raise PermissionError(13, "Permission denied", os.fspath(path))
+            return real(path, *a, **kw)
+
+        return call
+
+    monkeypatch.setattr(os, "lstat", guard(os.lstat))
+    monkeypatch.setattr(os, "stat", guard(os.stat))
+    for ref in ("link", "link/y", "../forbidden/x", str(tmp_path / "forbidden")):
+        assert ws.check(ref).status is ArtifactStatus.OUTSIDE, ref
+    assert touched == []
 
 
 def test_odd_references_never_raise(tmp_path: Path):

@@ -157,19 +157,19 @@ class _Server(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 128
 
-    def __init__(self, owner: FakeModelServer) -> None:
+    def __init__(self, owner: FakeModelServer, port: int = 0) -> None:
         self.owner = owner
-        super().__init__(("127.0.0.1", 0), _Handler)
+        super().__init__(("127.0.0.1", port), _Handler)
 
 
 class FakeModelServer:
     """A scripted local model server on 127.0.0.1 and a random port; a context manager."""
 
-    def __init__(self, script: Script | None = None) -> None:
+    def __init__(self, script: Script | None = None, *, port: int = 0) -> None:
         self.script: Script = script or (lambda req: Action(text="CHOICE: A"))
         self.requests: list[Request] = []
         self._lock = threading.Lock()
-        self._server = _Server(self)
+        self._server = _Server(self, port)
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
         )
@@ -207,6 +207,13 @@ class FakeModelServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -61,7 +61,7 @@ def test_max_tokens_from_params() -> None:
         (Action(status=400), "bad_request", False),
         (Action(drop=True), "connection", True),
         (Action(body=b"not json"), "malformed", False),
-        (Action(delay=1.5, text="late"), "timeout", False),
+        (Action(delay=1.5, text="late"), "timeout", True),  # transient: retried
     ],
 )
 def test_faults(action: Action, kind: str, retryable: bool) -> None:

@@ -112,7 +112,7 @@ def test_a_fixed_token_parameter_is_not_switched() -> None:
         (Action(drop=True), "connection", True),
         (Action(body=b"<html>bad gateway</html>"), "malformed", False),
         (Action(body=b'{"object": "chat.completion"}'), "malformed", False),
-        (Action(delay=1.5, text="late"), "timeout", False),
+        (Action(delay=1.5, text="late"), "timeout", True),  # transient: retried
     ],
 )
 def test_faults_become_provider_errors(action: Action, kind: str, retryable: bool) -> None:

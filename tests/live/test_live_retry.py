@@ -97,3 +97,63 @@ def test_non_retryable_and_exhausted_errors_are_raised_with_attempts() -> None:
     with pytest.raises(ProviderError) as info:
         asyncio.run(call_with_retries(call, RetryPolicy(retries=2), sleep=no_sleep))
     assert info.value.attempts == 3 and len(calls) == 3
+
+
+def test_no_wait_passes_the_samples_deadline() -> None:
+    """A server asking for 99999999 s, or a backoff longer than what is left, ends the retries
+    at once with the last error instead of sleeping (the sleep is never even started)."""
+    now = [100.0]
+    waits: list[float] = []
+
+    async def fake_sleep(s: float) -> None:
+        waits.append(s)
+        now[0] += s
+
+    huge = ProviderError("429", kind="rate_limit", retryable=True, retry_after=99999999.0)
+    call, calls = _scripted([huge, None])
+    with pytest.raises(ProviderError) as info:
+        asyncio.run(
+            call_with_retries(
+                call, RetryPolicy(retries=4), sleep=fake_sleep, deadline=103.0, clock=lambda: now[0]
+            )
+        )
+    assert waits == [] and len(calls) == 1 and info.value.attempts == 1
+    assert "time limit" in info.value.message and info.value.kind == "rate_limit"
+
+    # backoff: 1, 2, 4 ... with 5 s left the first two waits fit, the third would not
+    now[0] = 0.0
+    errs: list[ProviderError | None] = [
+        ProviderError("503", kind="server_error", retryable=True) for _ in range(5)
+    ]
+    call, calls = _scripted(errs)
+    with pytest.raises(ProviderError) as info:
+        asyncio.run(
+            call_with_retries(
+                call,
+                RetryPolicy(retries=4, base=1.0, cap=60.0),
+                sleep=fake_sleep,
+                deadline=5.0,
+                clock=lambda: now[0],
+            )
+        )
+    assert sum(waits) < 5.0 and now[0] < 5.0
+    assert info.value.attempts == len(calls) < 5
+
+
+def test_timeouts_are_retried_and_a_veto_stops_retries() -> None:
+    async def no_sleep(s: float) -> None:
+        pass
+
+    call, calls = _scripted([ProviderError("slow", kind="timeout", retryable=True), None])
+    assert asyncio.run(call_with_retries(call, RetryPolicy(retries=2), sleep=no_sleep)) == (
+        "ok",
+        2,
+    )
+    call, calls = _scripted([ProviderError("slow", kind="timeout", retryable=True), None])
+    with pytest.raises(ProviderError) as info:
+        asyncio.run(
+            call_with_retries(
+                call, RetryPolicy(retries=2), sleep=no_sleep, may_retry=lambda e: False
+            )
+        )
+    assert info.value.attempts == 1 and len(calls) == 1

@@ -95,12 +95,14 @@ def test_timeouts_and_exhausted_retries_are_void_never_unparseable(tmp_path: Pat
             arms="rule",
             timeout=0.5,
             retries=1,
+            backoff=0.05,  # the retry's wait must fit in the sample's 1 s (0.5 s x 2 tries)
             samples=1,
         )
     by = {s.fixture_id: s for s in samples}
     assert by["LIVE-000"].verdict == "pass"
     slow, down = by["LIVE-001"], by["LIVE-002"]
     assert slow.void and slow.verdict is None and slow.error_kind == "timeout"
+    assert slow.attempts == 2  # a timeout is retried too
     assert down.void and down.error_kind == "server_error" and down.attempts == 2
     summary = summarize(info, samples)
     assert summary.void == 2 and summary.counts["fail-unparseable"] == 0
@@ -148,10 +150,14 @@ def test_max_cost_stops_cleanly_and_resume_finishes(tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
     with FakeModelServer(scripted(fixtures)) as srv:
         probe = plan_new(suite, Overrides(base_url=srv.base_url, arms="rule"))
+        reserves = [p.reserve for p in probe.pending]
         estimate = probe.pending[0].est_cost
         assert estimate is not None and estimate > 0.05  # the estimate is prompt-sized
-        # Room for two samples: the 3rd would need 2 x $0.05 spent + its estimate.
-        budget = estimate + 0.07
+        assert all(r is not None and r > estimate for r in reserves)  # the worst case is more
+        reserve = max(r or 0.0 for r in reserves)
+        assert reserve - min(r or 0.0 for r in reserves) < 0.02
+        # Room for two samples: the 3rd would need 2 x $0.05 spent + its worst case.
+        budget = reserve + 0.07
         plan = plan_new(
             suite,
             Overrides(base_url=srv.base_url, arms="rule", concurrency=1, max_cost=budget),
@@ -249,6 +255,8 @@ def test_an_exec_agent_run_unwraps_envelopes_and_voids_a_hang(tmp_path: Path) ->
         arms="rule",
         shuffle=False,
         timeout=1.0,
+        retries=1,  # a hang is retried once (timeouts are transient), then void
+        backoff=0.05,
     )
     by = {s.fixture_id: s for s in samples}
     ok, hung = by["LIVE-000"], by["LIVE-001"]

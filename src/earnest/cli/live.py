@@ -66,11 +66,18 @@ def run(
         int | None, typer.Option("--concurrency", min=1, help="Requests in flight per profile.")
     ] = None,
     timeout: Annotated[
-        float | None, typer.Option("--timeout", min=0.001, help="Seconds per sample; then void.")
+        float | None,
+        typer.Option(
+            "--timeout",
+            min=0.001,
+            help="Seconds per request; a sample takes at most timeout × (retries + 1).",
+        ),
     ] = None,
     retries: Annotated[
         int | None,
-        typer.Option("--retries", min=0, help="Retries on 429, 5xx, dropped connections."),
+        typer.Option(
+            "--retries", min=0, help="Retries on 429, 5xx, timeouts, dropped connections."
+        ),
     ] = None,
     backoff: Annotated[
         float | None,
@@ -89,7 +96,9 @@ def run(
     ] = None,
     max_cost: Annotated[
         float | None,
-        typer.Option("--max-cost", min=0.0, help="USD budget: start no sample beyond it."),
+        typer.Option(
+            "--max-cost", min=0.0, help="USD hard budget: each try reserves its worst case first."
+        ),
     ] = None,
     fixtures: Annotated[
         str | None, typer.Option("--fixtures", help="Only these fixture ids (comma-separated).")
@@ -208,7 +217,14 @@ def _take(plan: RunPlan, store: Path, yes: bool, fmt: str, progress_interval: fl
             raise typer.Exit(130) from None
         info = st.get_run(plan.run.run_id)
         summary = summarize(info, st.samples(plan.run.run_id))
-    if result.status == "stopped":
+    if result.hint is not None:
+        print(
+            f"earnest: {result.hint}\n"
+            f"earnest: {info.total - summary.stored} sample(s) not taken; start the server, then "
+            f"resume with: earnest run --resume {info.run_id} --store {store}",
+            file=sys.stderr,
+        )
+    elif result.status == "stopped":
         print(
             f"earnest: --max-cost reached; {info.total - summary.stored} sample(s) not taken "
             f"(resume with --resume {info.run_id} --max-cost HIGHER)",

@@ -13,10 +13,11 @@ Example:
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Mapping
 from typing import Any
+
+from earnest.safejson import loads as safe_loads
 
 PATH_KEYS = ("file_path", "path", "notebook_path", "filename", "absolute_path", "target_file",
              "TargetFile", "file", "filepath", "dir_path")  # fmt: skip
@@ -34,7 +35,7 @@ def parse_args(raw: Any) -> tuple[dict[str, Any], str]:
         text = raw.strip()
         if text.startswith("{"):
             try:
-                value = json.loads(text)
+                value = safe_loads(text)
             except ValueError:
                 return {}, raw
             if isinstance(value, dict):
@@ -50,7 +51,7 @@ def _as_str(value: Any) -> str | None:
     if len(text) >= 2 and text[0] == text[-1] == '"':
         # double-encoded (Antigravity): "\"src/a.py\""
         try:
-            decoded = json.loads(text)
+            decoded = safe_loads(text)
         except ValueError:
             return text
         return decoded if isinstance(decoded, str) and decoded.strip() else None

@@ -6,8 +6,9 @@ A tool result is a mapping with ``tool_name`` or ``name``; ``args`` or ``argumen
 ``exit_code``/``returncode`` is non-zero, or (shell tools) the output starts with
 ``Exit code N`` with N ≠ 0, as Claude Code's Bash reports it, or (tools that change
 things) the output says the sandbox or a permission check refused it (:func:`refused`:
-Codex's "patch rejected: writing is blocked by read-only sandbox"). Failed calls and read tools
-give no evidence; successful calls other than bookkeeping still count as tool feedback
+Codex's "patch rejected: writing is blocked by read-only sandbox"). A shell call that its
+tool flags read-only (``"readonly": true``) is a read whatever its command. Failed calls and
+read tools give no evidence; successful calls other than bookkeeping still count as tool feedback
 (:attr:`ToolObservation.grounding`).
 
 Example:
@@ -113,6 +114,16 @@ def refused(result: Mapping[str, Any]) -> bool:
     return _REFUSAL.search(output_text(result)[:_REFUSAL_SCAN]) is not None
 
 
+READONLY_FLAGS = ("readonly", "read_only", "readOnly")
+"""Argument keys with which a shell tool says it ran a command read-only (Victor-style
+stacks send ``{"cmd": ..., "readonly": true}``)."""
+
+
+def flagged_readonly(args: Mapping[str, Any]) -> bool:
+    """Whether a shell tool's arguments flag the call read-only (``true`` only, not "yes")."""
+    return any(args.get(key) is True for key in READONLY_FLAGS)
+
+
 def _name(result: Mapping[str, Any]) -> str:
     for key in ("tool_name", "name"):
         value = result.get(key)
@@ -145,6 +156,10 @@ def observe_tool_result(
         success = False  # refused by the sandbox or a permission check: nothing was written
     paths = path_args(args)
     command = command_arg(args, raw_text) if kind in {"shell", "test"} else None
+    if kind == "shell" and flagged_readonly(args):
+        # The tool itself ran the command read-only (it enforced it, the agent did not
+        # choose it): a read, whatever the command says, so it earns no effect credit.
+        kind = "read"
     if not success:
         return ToolObservation(name, kind, False, (), False, command, paths)
 
@@ -208,8 +223,10 @@ def classify_tool_result(
 
 
 __all__ = [
+    "READONLY_FLAGS",
     "ToolObservation",
     "classify_tool_result",
+    "flagged_readonly",
     "observe_tool_result",
     "refused",
     "tool_succeeded",

@@ -35,8 +35,9 @@ direction: an operator can switch a deployed loop's gate on or off without a cod
 
 **Cost.** ``apply`` does O(1) work when the run has a verified check or a delta without
 artifacts, and otherwise stats artifacts newest first, stopping at the first that holds up.
-Artifact verdicts are cached until the next ``record()`` (the workspace changes through tool
-calls, which are recorded before the next evaluation), so repeated applies are cheap.
+Artifact verdicts are cached only within one ``apply``: every ``apply`` looks at the workspace
+afresh, so a file that changed after its write was recorded (or after ``record([])``) counts
+at the next evaluation. Within one ``apply`` each path is ``lstat``-ed at most once.
 
 Example:
     >>> from earnest.effects import EffectGate, EffectGateConfig, EvaluationDecision, EvaluationResult
@@ -136,10 +137,6 @@ class EffectGate:
         self.downgrades = 0
         self._turn = 0
         self._cache: dict[str, ArtifactCheck] = {}
-        self._cache_version = -1
-        self._scan: tuple[int, dict[str, Any] | None, list[tuple[str, ArtifactStatus]]] | None = (
-            None
-        )
 
     # -- the three methods -----------------------------------------------------------------
 
@@ -156,8 +153,6 @@ class EffectGate:
         self.downgrades = 0
         self._turn = 0
         self._cache.clear()
-        self._cache_version = -1
-        self._scan = None
         self.baseline_note = None
         if self._workspace_root is None:
             self.workspace = None
@@ -203,6 +198,11 @@ class EffectGate:
         if execution_mode is not None and execution_mode.strip().lower() in TEAM_MODES:
             return _annotate(evaluation, {"effect_gate": {"bypassed": "team_execution"}})
 
+        # The workspace may have changed since the last evaluation, recorded or not: verdicts
+        # from an earlier apply are never reused.
+        self._cache.clear()
+        if self.workspace is not None:
+            self.workspace.clear_cache()
         expected = self.expected_class(
             evaluation, task_type=task_type, is_qa=is_qa, request=request, content=content
         )
@@ -292,14 +292,11 @@ class EffectGate:
         return ws.baseline.mode if ws.baseline is not None else "unavailable"
 
     def check_artifact(self, reference: str) -> ArtifactCheck | None:
-        """The cached verdict on one artifact path; None when there is no usable workspace."""
+        """The verdict on one artifact path (cached until the next ``apply``); None when
+        there is no usable workspace."""
         ws = self.workspace
         if ws is None or not ws.resolvable:
             return None
-        if self._cache_version != self.ledger.version:
-            self._cache.clear()
-            ws.clear_cache()
-            self._cache_version = self.ledger.version
         hit = self._cache.get(reference)
         if hit is None:
             hit = self._cache[reference] = ws.check(reference)
@@ -325,12 +322,9 @@ class EffectGate:
         if ledger.pathless_deltas:
             return {"effect": ledger.pathless_deltas[-1].to_dict(), "verified": False}, []
         if ledger.artifacts:
-            scan = self._scan
-            if scan is None or scan[0] != ledger.version:
-                scan = self._scan = (ledger.version, *self._scan_artifacts())
-            if scan[1] is not None:
-                return dict(scan[1]), []
-            dropped = scan[2]
+            found, dropped = self._scan_artifacts()
+            if found is not None:
+                return found, []
         else:
             dropped = []
         if expected is EffectClass.GROUNDED_CLAIM:
@@ -343,10 +337,7 @@ class EffectGate:
         return None, dropped
 
     def _scan_artifacts(self) -> tuple[dict[str, Any] | None, list[tuple[str, ArtifactStatus]]]:
-        """The newest artifact delta that holds up in the workspace, else what was dropped.
-
-        Cached per ledger version by the caller: only a new ``record()`` can change it.
-        """
+        """The newest artifact delta that holds up in the workspace, else what was dropped."""
         ledger = self.ledger
         usable = (
             self.config.verify_artifacts

@@ -1,8 +1,10 @@
 """The workspace: path safety, and what changed since the run began.
 
-**Path safety.** Every file reference is resolved inside the workspace only: symlinks are
-followed and ``..`` collapsed, and a path that ends up outside the workspace root is
-:attr:`ArtifactStatus.OUTSIDE` (unverified), never statted. The gate only stats files, and
+**Path safety.** Containment is decided from the path's text first: a reference whose
+normalised form leaves the workspace root is :attr:`ArtifactStatus.OUTSIDE` (unverified)
+without a system call. A reference inside is resolved one component at a time, and a
+symlink's target is judged by its text before it is followed, so a link out is outside too
+and no path outside the workspace is ever ``lstat``-ed or ``stat``-ed. The gate only stats files, and
 hashes them to compare with a baseline; it never reads them otherwise.
 
 **Baseline.** :meth:`WorkspaceBaseline.capture` records the workspace at the start of a run so
@@ -506,8 +508,8 @@ class ArtifactCheck:
 class Workspace:
     """A workspace root (resolved once) and, optionally, its baseline.
 
-    Real parent folders are cached; :meth:`clear_cache` forgets them (the gate does so whenever
-    a new tool call is recorded, since only tool calls change the workspace during a run).
+    Folders it ``lstat``-ed on the way to a path are cached (the path itself is always looked at
+    afresh); :meth:`clear_cache` forgets them (the gate does so at the start of every ``apply``).
     """
 
     def __init__(
@@ -516,51 +518,116 @@ class Workspace:
         self.root = resolve_root(root)
         self.baseline = baseline
         self._prefix = str(self.root).rstrip(os.sep) + os.sep if self.root is not None else ""
-        self._dirs: dict[str, str] = {}
+        self._stats: dict[str, os.stat_result | None] = {}
+        self._parents: dict[str, str | None] = {}
 
     @property
     def resolvable(self) -> bool:
         return self.root is not None
 
     def clear_cache(self) -> None:
-        """Forget resolved folders (call when tool calls may have changed the workspace)."""
-        self._dirs.clear()
+        """Forget what was statted (call when tool calls may have changed the workspace)."""
+        self._stats.clear()
+        self._parents.clear()
 
     def resolve(self, reference: str) -> Path | None:
         """``reference`` resolved inside the workspace, or None (see :func:`resolve_inside`)."""
         real, _ = self._locate(reference)
         return Path(real) if real is not None else None
 
+    def _inside(self, path: str) -> bool:
+        return path == self._prefix.rstrip(os.sep) or path.startswith(self._prefix)
+
+    def _lstat(self, path: str, *, cache: bool = True) -> os.stat_result | None:
+        """``lstat`` of a path already known to be inside the workspace."""
+        if cache and path in self._stats:
+            return self._stats[path]
+        try:
+            st: os.stat_result | None = os.lstat(path)
+        except (OSError, ValueError):
+            st = None
+        if cache:
+            self._stats[path] = st
+        return st
+
     def _locate(self, reference: str) -> tuple[str | None, FileState]:
-        """Real path (None when outside) and current state; one ``lstat`` in the common case."""
+        """Real path (None when outside) and current state.
+
+        Containment is decided from the path alone first: a reference whose normalised text
+        leaves the root is outside without a single system call. A reference inside is
+        resolved one component at a time, and a symlink's target is judged by its text
+        before it is followed, so no path outside the workspace is ever ``lstat``-ed.
+        """
         if self.root is None or not reference or "\0" in reference:
             return None, MISSING
         try:
             ref = os.path.expanduser(reference) if reference.startswith("~") else reference
             full = ref if os.path.isabs(ref) else self._prefix + ref
-            parent, name = os.path.split(full)
-            if not name or name in {".", ".."} or ".." in parent.split(os.sep):
-                real = os.path.realpath(full)
-                state = stat_state(real)
-            else:
-                real_parent = self._dirs.get(parent)
+            norm = os.path.normpath(full)
+            if not self._inside(norm):
+                return None, MISSING
+            if ".." not in full.split(os.sep) and norm != self._prefix.rstrip(os.sep):
+                # The common case: the folder resolved once, then one lstat per file.
+                parent, name = os.path.split(norm)
+                real_parent = self._parents.get(parent, "")
+                if real_parent == "":
+                    real_parent = self._parents[parent] = self._resolve(parent)[0]
                 if real_parent is None:
-                    real_parent = self._dirs[parent] = os.path.realpath(parent)
-                real = os.path.join(real_parent, name)
-                try:
-                    st: os.stat_result | None = os.lstat(real)
-                except OSError:
-                    st = None
-                if st is not None and stat_mod.S_ISLNK(st.st_mode):
-                    real = os.path.realpath(real)  # a link: judge where it leads
-                    state = stat_state(real)
-                else:
-                    state = _state_of(st) if st is not None else MISSING
+                    return None, MISSING
+                candidate = os.path.join(real_parent, name)
+                st = self._lstat(candidate, cache=False)
+                if st is None:
+                    return candidate, MISSING
+                if not stat_mod.S_ISLNK(st.st_mode):
+                    return candidate, _state_of(st)
+            return self._resolve(full)
         except (OSError, ValueError, RuntimeError):
             return None, MISSING
-        if real != self._prefix.rstrip(os.sep) and not real.startswith(self._prefix):
+
+    def _resolve(self, full: str) -> tuple[str | None, FileState]:
+        """``os.path.realpath`` that never touches a path outside the workspace."""
+        root = self._prefix.rstrip(os.sep)
+        pending = full.split(os.sep)[::-1]  # a stack: the next component last
+        path = os.sep
+        st: os.stat_result | None = None
+        links = 0
+        while pending:
+            name = pending.pop()
+            if name in ("", "."):
+                continue
+            if name == "..":
+                path = os.path.dirname(path)
+                st = None
+                continue
+            candidate = os.path.join(path, name)
+            if not candidate.startswith(self._prefix):
+                # The root and its ancestors are real folders (the root was resolved): walk
+                # through them without a call; anything else outside ends the resolution.
+                if candidate == root or root.startswith(candidate + os.sep):
+                    path, st = candidate, None
+                    continue
+                return None, MISSING
+            # Folders on the way are cached; the last component is always looked at afresh.
+            st = self._lstat(candidate, cache=bool(pending))
+            if st is None or not stat_mod.S_ISLNK(st.st_mode):
+                path = candidate
+                continue
+            links += 1
+            if links > 40:
+                return None, MISSING  # a loop of links
+            target = os.readlink(candidate)
+            if os.path.isabs(target):
+                path = os.sep
+            # Judge the link by where its text points before following it.
+            if not self._inside(os.path.normpath(os.path.join(path, target))):
+                return None, MISSING
+            pending.extend(target.split(os.sep)[::-1])
+            st = None
+        if not self._inside(path):
             return None, MISSING
-        return real, state
+        if st is None:
+            st = self._lstat(path, cache=False)
+        return path, _state_of(st) if st is not None else MISSING
 
     def exists(self, reference: str) -> bool:
         """Whether ``reference`` names an existing path inside the workspace."""

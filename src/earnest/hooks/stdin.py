@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from earnest.errors import InputError
+from earnest.safejson import loads as safe_loads
 
 STDIN = "<stdin>"
 
@@ -34,11 +35,13 @@ class HookPayload:
         if not text.strip():
             raise InputError(STDIN, None, "no hook input (expected a JSON object)")
         try:
-            data = json.loads(text)
+            data = safe_loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(
                 STDIN, f"line {exc.lineno}, column {exc.colno}", f"invalid JSON: {exc.msg}"
             ) from None
+        except ValueError as exc:  # nested too deeply, an integer of more than 4,300 digits
+            raise InputError(STDIN, None, f"invalid JSON: {str(exc).split(':')[0]}") from None
         if not isinstance(data, dict):
             raise InputError(STDIN, None, "hook input must be a JSON object")
         return cls(data)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -67,7 +68,39 @@ BUILTIN_PRICES: dict[str, Price] = {
 }
 
 DEFAULT_OUTPUT_TOKENS = 512
-"""Output tokens assumed per sample when the profile sets no ``max_tokens``."""
+"""Output tokens per sample when the profile sets no ``max_tokens``: sent as the request's
+limit, so the estimate is also the most a reply can cost."""
+
+REASONING_OUTPUT_TOKENS = 4096
+"""The same for reasoning models, which spend part of the limit on hidden reasoning."""
+
+PROMPT_OVERHEAD_TOKENS = 64
+"""Tokens a chat template may add around the system and user messages."""
+
+_REASONING = re.compile(r"^(?:[\w.-]+/)?(?:o\d|gpt-5)", re.IGNORECASE)
+
+
+def is_reasoning_model(model: str) -> bool:
+    """OpenAI's reasoning families (``o1``, ``o3``, ``o4-mini``, ``gpt-5*``).
+
+    >>> is_reasoning_model("o3-mini"), is_reasoning_model("llama3.1:8b")
+    (True, False)
+    """
+    return bool(_REASONING.match(model))
+
+
+def default_output_tokens(model: str) -> int:
+    return REASONING_OUTPUT_TOKENS if is_reasoning_model(model) else DEFAULT_OUTPUT_TOKENS
+
+
+def worst_case_tokens(*texts: str) -> int:
+    """The most tokens ``texts`` can be sent as: byte-level tokenizers (GPT, Claude, Llama)
+    never make a token of less than one byte, plus :data:`PROMPT_OVERHEAD_TOKENS`.
+
+    >>> worst_case_tokens("abcd", "é")
+    70
+    """
+    return sum(len(t.encode("utf-8", "surrogatepass")) for t in texts) + PROMPT_OVERHEAD_TOKENS
 
 
 def price_for(model: str, overrides: Mapping[str, Price] | None = None) -> Price | None:
@@ -116,9 +149,14 @@ __all__ = [
     "BUILTIN_PRICES",
     "DEFAULT_OUTPUT_TOKENS",
     "FREE",
+    "PROMPT_OVERHEAD_TOKENS",
+    "REASONING_OUTPUT_TOKENS",
     "Price",
+    "default_output_tokens",
     "estimate_tokens",
     "format_usd",
     "is_local_url",
+    "is_reasoning_model",
     "price_for",
+    "worst_case_tokens",
 ]

@@ -27,6 +27,7 @@ from typing import Any
 
 from earnest.errors import InputError
 from earnest.live.cost import Price
+from earnest.safejson import scrub
 
 KINDS = ("openai", "anthropic", "exec", "replay")
 EXEC_PRESETS = ("claude", "codex", "gemini", "cmd")
@@ -174,8 +175,11 @@ def parse_spec(
 
 
 def parse_cli_profile(text: str) -> tuple[str, str | None]:
-    """``NAME=PROVIDER:MODEL`` → (name, spec); a bare ``NAME`` selects a configured profile."""
-    name, sep, spec = text.partition("=")
+    """``NAME=PROVIDER:MODEL`` → (name, spec); a bare ``NAME`` selects a configured profile.
+
+    Bytes that are not UTF-8 in the command line (lone surrogates in ``sys.argv``) become
+    U+FFFD: the name and model are stored and printed, and no UTF-8 writer takes them."""
+    name, sep, spec = scrub(text).partition("=")
     name = name.strip()
     if not name:
         raise InputError(None, "--profile", f"{text!r}: expected NAME=PROVIDER:MODEL or NAME")

@@ -1,8 +1,11 @@
-"""Retries with exponential backoff and jitter, honouring the server's ``retry-after``.
+"""Retries with exponential backoff and jitter, honouring the server's ``retry-after``, within
+the sample's time.
 
 Only :class:`ProviderError` with ``retryable=True`` is retried: rate limits (429), server
-errors (5xx) and dropped connections. A timeout is not retried — a reply that did not come
-within the timeout makes the sample void, and retrying it would multiply the wall time.
+errors (5xx), dropped connections and timeouts (a reply that hangs once usually comes the
+next time). A sample has a deadline: no wait is longer than what is left of it, and when the
+wait the server asks for (or the backoff) would pass it, the sample stops retrying at once
+with the last error instead of sleeping into a reply it could no longer wait for.
 
 Example:
     >>> policy = RetryPolicy(retries=3, base=0.5, cap=8.0)
@@ -79,9 +82,14 @@ async def call_with_retries(
     *,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     on_retry: Callable[[int, ProviderError, float], None] | None = None,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    may_retry: Callable[[ProviderError], bool] | None = None,
 ) -> tuple[T, int]:
     """Await ``call()`` until it succeeds or fails for good; return (result, attempts made).
 
+    ``deadline`` (on ``clock``) bounds every wait: a retry whose wait would reach it is not
+    made. ``may_retry`` may veto a retry (the budget has no room, the run is stopping).
     The last :class:`ProviderError` is re-raised with ``attempts`` recorded on it."""
     attempt = 0
     while True:
@@ -92,6 +100,18 @@ async def call_with_retries(
                 exc.attempts = attempt + 1
                 raise
             wait = policy.delay(attempt, exc.retry_after)
+            if deadline is not None:
+                left = deadline - clock()
+                if wait >= left:
+                    exc.attempts = attempt + 1
+                    exc.message += (
+                        f" (no retry: waiting {wait:.3g}s would pass the sample's time limit, "
+                        f"{max(left, 0.0):.3g}s left)"
+                    )
+                    raise
+            if may_retry is not None and not may_retry(exc):
+                exc.attempts = attempt + 1
+                raise
             if on_retry is not None:
                 on_retry(attempt + 1, exc, wait)
             await sleep(wait)

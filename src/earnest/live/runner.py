@@ -2,15 +2,26 @@
 
 Each sample is rendered (``earnest.pressure.prompt``), sent to its profile's provider with a
 timeout and retries, unwrapped, judged (``earnest.pressure.verdict``) and stored the moment it
-completes. A timeout or a provider failure that outlives its retries makes the sample *void*:
-stored with its error, never a verdict, excluded from pass rates. ``--max-cost`` is a budget:
-a sample starts only while the cost so far plus the estimates of the samples in flight and its
-own stay within it; in-flight samples always finish.
+completes. Each request may take ``timeout`` seconds; a sample, all its tries and the waits
+between them, at most ``timeout * (retries + 1)`` (:func:`sample_time_limit`). A failure that
+outlives its retries (timeouts included) makes the sample *void*: stored with its error, never
+a verdict, excluded from pass rates.
+
+``--max-cost`` is a hard budget: requests carry the profile's output limit (``max_tokens``,
+the estimate's when the profile sets none), each try reserves its worst case (every prompt
+byte a token, the whole output limit) before it is sent, and a sample starts, or retries
+after a try that may have been billed, only while the cost so far plus every reservation
+stays within the budget.
+
+When the first requests to a profile are all refused (nothing listens at its URL), the run
+stops early with a hint and can be resumed once the server is up.
 
 Example:
     >>> from earnest.live.store import RunInfo
     >>> Budget(1.0, spent=0.4).try_start(0.5), Budget(1.0, spent=0.4).try_start(0.7)
     (True, False)
+    >>> sample_time_limit(3.0, 4)
+    15.0
 """
 
 from __future__ import annotations
@@ -21,7 +32,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -29,7 +40,14 @@ from typing import Any, Protocol
 from earnest.errors import InputError
 from earnest.live.act import acts, template_of
 from earnest.live.config import LiveConfig
-from earnest.live.cost import DEFAULT_OUTPUT_TOKENS, FREE, Price, estimate_tokens, is_local_url
+from earnest.live.cost import (
+    FREE,
+    Price,
+    default_output_tokens,
+    estimate_tokens,
+    is_local_url,
+    worst_case_tokens,
+)
 from earnest.live.cost import price_for as family_price
 from earnest.live.judging import Rendered, judge_reply, render, sample_seed
 from earnest.live.profiles import Profile
@@ -38,10 +56,21 @@ from earnest.live.retry import RetryPolicy, call_with_retries
 from earnest.live.store import RunInfo, RunStore, SampleId, SampleRecord
 from earnest.pressure.models import Fixture, Suite
 from earnest.pressure.suite import find_agent
+from earnest.safejson import scrub
 
 TIMEOUT_GRACE = 1.0
 """The runner's own deadline is the timeout plus this, so a provider can report its own
 timeout first (an exec child's process group is killed by the provider itself)."""
+
+REFUSED_TO_STOP = 3
+"""A profile whose first this many tries were all refused is not there: the run stops."""
+
+_TOKEN_KEYS = ("max_tokens", "max_completion_tokens", "max_output_tokens")
+
+
+def sample_time_limit(timeout: float, retries: int) -> float:
+    """The most a sample may take, every try and every wait between tries included."""
+    return timeout * (max(retries, 0) + 1)
 
 
 def new_run_id() -> str:
@@ -185,11 +214,27 @@ def profile_price(profile: Profile, prices: Mapping[str, Price]) -> Price | None
 
 
 def output_budget(profile: Profile) -> int:
-    for k in ("max_tokens", "max_completion_tokens", "max_output_tokens"):
+    """The profile's output limit, else the default the request will carry."""
+    for k in _TOKEN_KEYS:
         v = profile.params.get(k)
-        if isinstance(v, int) and v > 0:
+        if isinstance(v, int) and not isinstance(v, bool) and v > 0:
             return v
-    return DEFAULT_OUTPUT_TOKENS
+    return default_output_tokens(profile.model)
+
+
+def request_params(profile: Profile) -> dict[str, Any]:
+    """What a request carries: the profile's ``params``, plus ``max_tokens`` from the estimate
+    for an API profile that sets no output limit (nothing else would cap a reply's cost)."""
+    params = dict(profile.params)
+    if profile.kind in ("openai", "anthropic") and not any(k in params for k in _TOKEN_KEYS):
+        params["max_tokens"] = output_budget(profile)
+    return params
+
+
+def capped(profile: Profile) -> bool:
+    """Whether a reply's size is capped by the request (API profiles); an agent CLI adds its
+    own prompts and turns, so its cost has no worst case earnest can know."""
+    return profile.kind in ("openai", "anthropic")
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,8 +247,12 @@ class Prepared:
     est_tokens_in: int
     est_tokens_out: int
     est_cost: float | None
+    params: Mapping[str, Any]
+    """What the requests carry (:func:`request_params`)."""
     act: Path | None = None
     """The workspace template when this sample is acted out (``--act`` / ``mode = "act"``)."""
+    reserve: float | None = None
+    """The worst-case cost of one try (``est_cost`` when there is none to know)."""
 
 
 def prepare(
@@ -225,6 +274,10 @@ def prepare(
     tin = estimate_tokens(rendered.system) + estimate_tokens(rendered.user)
     tout = output_budget(planned.profile)
     price = profile_price(planned.profile, config.prices)
+    est_cost = None if price is None else price.cost(tin, tout)
+    reserve = est_cost
+    if price is not None and capped(planned.profile):
+        reserve = price.cost(worst_case_tokens(rendered.system, rendered.user), tout)
     return Prepared(
         planned=planned,
         rendered=rendered,
@@ -233,7 +286,9 @@ def prepare(
         fixture_sha=meta["sha256"],
         est_tokens_in=tin,
         est_tokens_out=tout,
-        est_cost=None if price is None else price.cost(tin, tout),
+        est_cost=est_cost,
+        params=request_params(planned.profile),
+        reserve=reserve,
         act=template,
     )
 
@@ -266,7 +321,7 @@ def estimate(prepared: Sequence[Prepared]) -> Estimate:
 
 
 class Budget:
-    """``--max-cost``: start a sample only while spent + in flight + its estimate fit."""
+    """``--max-cost``: a try starts only while spent + every reservation + its own fit."""
 
     def __init__(self, max_cost: float | None, spent: float = 0.0) -> None:
         self.max_cost = max_cost
@@ -286,10 +341,46 @@ class Budget:
         self.in_flight += need
         return True
 
-    def finish(self, estimate: float | None, actual: float | None) -> None:
-        self.in_flight = max(0.0, self.in_flight - (estimate or 0.0))
-        # An unknown actual cost counts as its estimate, so the budget never under-counts.
-        self.spent += actual if actual is not None else (estimate or 0.0)
+    def extend(self, reserve: float | None) -> bool:
+        """Reserve one more try for a sample in flight (a retry); False when it would not fit
+        (and nothing else starts after that)."""
+        if self.max_cost is None:
+            return True
+        need = reserve or 0.0
+        if self.spent + self.in_flight + need > self.max_cost:
+            self.exhausted = True
+            return False
+        self.in_flight += need
+        return True
+
+    def finish(self, reserved: float | None, actual: float | None) -> None:
+        """Release a sample's reservations and count what it cost."""
+        self.in_flight = max(0.0, self.in_flight - (reserved or 0.0))
+        # An unknown actual cost counts as its reservation, so the budget never under-counts.
+        self.spent += actual if actual is not None else (reserved or 0.0)
+
+
+@dataclass
+class _Tries:
+    """One sample's tries as the budget sees them."""
+
+    reserved: float = 0.0
+    billed: int = 0
+    """Failed tries that may still have been billed (a timeout, a dropped connection)."""
+
+
+def maybe_billed(error: ProviderError) -> bool:
+    """A try that failed after the server may have generated tokens: it is charged its
+    reservation. Refusals, rate limits and server errors generate nothing."""
+    return error.kind == "timeout" or (error.kind == "connection" and not error.refused)
+
+
+@dataclass
+class _Reach:
+    """Whether anything answered a profile yet, and how many tries were refused."""
+
+    answered: bool = False
+    refused: int = 0
 
 
 class Observer(Protocol):
@@ -308,6 +399,17 @@ class RunResult:
     status: str
     total: int
     stored_now: int = 0
+    hint: str | None = None
+    """Why the run stopped early when it was not the budget (nothing listening)."""
+
+
+def default_url(profile: Profile) -> str:
+    """Where an API profile's requests go (for the hint when nothing answers)."""
+    if profile.base_url:
+        return profile.base_url
+    if profile.kind == "anthropic":
+        return "https://api.anthropic.com"
+    return "https://api.openai.com/v1"
 
 
 class Runner:
@@ -332,6 +434,8 @@ class Runner:
         self.prepared = list(prepared)
         self.observer = observer
         self.policy = RetryPolicy(retries=config.retries, base=config.backoff)
+        self._reach: dict[str, _Reach] = {}
+        self._hint: str | None = None
 
     async def run(self) -> RunResult:
         run_id = self.run_info.run_id
@@ -355,11 +459,23 @@ class Runner:
         await asyncio.gather(*workers)
         stored = {r.key for r in self.store.samples(run_id)}
         missing = [p for p in self.prepared if p.planned.key not in stored]
-        status = "stopped" if budget.exhausted and missing else "complete"
-        if missing and not budget.exhausted:
+        stopped = budget.exhausted or self._hint is not None
+        status = "stopped" if stopped and missing else "complete"
+        if missing and not stopped:
             status = "interrupted"
         self.store.set_status(run_id, status)
         result.status = status
+        if self._hint is None:
+            # Too few tries to stop early, but every one was refused: say so all the same.
+            for name, reach in self._reach.items():
+                if reach.refused and not reach.answered:
+                    profile = self.config.profile(name)
+                    if profile is not None:
+                        self._hint = (
+                            f"nothing listens at {default_url(profile)} — is the server running?"
+                        )
+                    break
+        result.hint = self._hint
         if self.observer:
             self.observer.on_finish(status)
         return result
@@ -367,33 +483,61 @@ class Runner:
     async def _worker(self, queue: deque[Prepared], budget: Budget, result: RunResult) -> None:
         while queue:
             prep = queue[0]
-            if not budget.try_start(prep.est_cost):
+            if self._hint is not None or not budget.try_start(prep.reserve):
                 return
             queue.popleft()
-            record = await self._sample(prep)
-            actual = record.cost
-            if record.void and record.error_kind != "timeout":
-                actual = 0.0  # refused or dropped before any tokens were generated
-            budget.finish(prep.est_cost, actual)
+            tries = _Tries(reserved=prep.reserve or 0.0)
+            record = await self._sample(prep, budget, tries)
+            # Failed tries that may have been billed cost their worst case; a reply its
+            # reported cost (unknown: its reservation).
+            actual = tries.billed * (prep.reserve or 0.0)
+            if record is not None and not record.void:
+                actual += record.cost if record.cost is not None else (prep.reserve or 0.0)
+            budget.finish(tries.reserved, actual)
+            if record is None:
+                continue  # not taken: the run stops (nothing listens), resume takes it
             self.store.put_sample(record)
             result.stored_now += 1
             if self.observer:
                 self.observer.on_sample(record)
 
-    async def _sample(self, prep: Prepared) -> SampleRecord:
+    def _seen(self, profile: Profile, error: ProviderError | None) -> None:
+        """Note how a try to ``profile`` ended; stop the run when nothing listens there."""
+        reach = self._reach.setdefault(profile.name, _Reach())
+        if error is None or not error.refused:
+            reach.answered = True
+            return
+        reach.refused += 1
+        if not reach.answered and reach.refused >= REFUSED_TO_STOP and self._hint is None:
+            self._hint = (
+                f"nothing listens at {default_url(profile)} — is the server running? "
+                f"(profile {profile.name}: the first {reach.refused} connections were refused)"
+            )
+
+    async def _sample(
+        self, prep: Prepared, budget: Budget | None = None, tries: _Tries | None = None
+    ) -> SampleRecord | None:
         planned = prep.planned
         profile = planned.profile
         provider = self.providers[profile.name]
         key = SampleKey(planned.fixture.id, planned.arm, planned.epoch, profile.name)
+        budget = budget if budget is not None else Budget(None)
+        tries = tries if tries is not None else _Tries()
         timeout = self.config.timeout
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + sample_time_limit(timeout, self.config.retries)
 
         async def attempt() -> ProviderReply:
+            # Each try gets the timeout, or what is left of the sample's time if less.
+            limit = min(timeout, deadline - loop.time())
+            if limit <= 0:
+                raise ProviderError("the sample's time limit was reached", kind="timeout")
             call = (
                 provider.complete(
                     prep.rendered.system,
                     prep.rendered.user,
-                    params=profile.params,
-                    timeout=timeout,
+                    params=prep.params,
+                    timeout=limit,
                     key=key,
                 )
                 if prep.act is None
@@ -402,14 +546,33 @@ class Runner:
                     prep.rendered.system,
                     prep.rendered.user,
                     template=prep.act,
-                    timeout=timeout,
+                    timeout=limit,
                     key=key,
                 )
             )
             try:
-                return await asyncio.wait_for(call, timeout + TIMEOUT_GRACE)
+                reply: ProviderReply = await asyncio.wait_for(call, limit + TIMEOUT_GRACE)
             except TimeoutError:
-                raise ProviderError(f"no reply within {timeout:g}s", kind="timeout") from None
+                err = ProviderError(f"no reply within {limit:g}s", kind="timeout", retryable=True)
+                tries.billed += 1
+                self._seen(profile, err)
+                raise err from None
+            except ProviderError as exc:
+                tries.billed += maybe_billed(exc)
+                self._seen(profile, exc)
+                raise
+            self._seen(profile, None)
+            return reply
+
+        def may_retry(err: ProviderError) -> bool:
+            if self._hint is not None:
+                return False  # the run is stopping
+            if maybe_billed(err):
+                if not budget.extend(prep.reserve):
+                    err.message += " (no retry: --max-cost has no room for another try)"
+                    return False
+                tries.reserved += prep.reserve or 0.0
+            return True
 
         def on_retry(n: int, err: ProviderError, wait: float) -> None:
             if self.observer:
@@ -417,11 +580,28 @@ class Runner:
 
         started = time.perf_counter()
         try:
-            reply, attempts = await call_with_retries(attempt, self.policy, on_retry=on_retry)
+            reply, attempts = await call_with_retries(
+                attempt,
+                self.policy,
+                on_retry=on_retry,
+                deadline=deadline,
+                clock=loop.time,
+                may_retry=may_retry,
+            )
         except ProviderError as exc:
+            if exc.refused and self._hint is not None:
+                return None
             return self._void(prep, str(exc), exc.kind, exc.attempts, exc.raw, started)
         except Exception as exc:  # an SDK's unexpected error voids one sample, not the run
             return self._void(prep, f"{type(exc).__name__}: {exc}", "error", 1, "", started)
+        # A reply's JSON may decode to lone surrogates ("\ud800"): SQLite and every UTF-8
+        # writer refuse them, so they become U+FFFD here, before anything stores or prints.
+        reply = replace(
+            reply,
+            text=scrub(reply.text),
+            raw=scrub(reply.raw),
+            model=scrub(reply.model) if reply.model is not None else None,
+        )
         order = reply.order or prep.rendered.order
         judged = judge_reply(self.suite, planned.fixture, reply.text, order, did=reply.did)
         return SampleRecord(
@@ -455,7 +635,7 @@ class Runner:
             "agent": prep.agent_name,
             "provider": profile.spec,
             "model": profile.model,
-            "params": dict(profile.params),
+            "params": dict(prep.params),
             "prompt_hash": prep.rendered.prompt_hash,
             "agent_doc_sha256": prep.agent_sha,
             "fixture_sha256": prep.fixture_sha,
@@ -467,9 +647,9 @@ class Runner:
     ) -> SampleRecord:
         return SampleRecord(
             **self._common(prep, prep.rendered.order),
-            raw_reply=raw or None,
+            raw_reply=scrub(raw) or None,
             void=True,
-            error=error,
+            error=scrub(error),
             error_kind=kind,
             attempts=attempts,
             latency=time.perf_counter() - started,
@@ -488,6 +668,7 @@ class Runner:
 
 
 __all__ = [
+    "REFUSED_TO_STOP",
     "TIMEOUT_GRACE",
     "Budget",
     "Estimate",
@@ -502,6 +683,8 @@ __all__ = [
     "plan_samples",
     "prepare",
     "profile_price",
+    "request_params",
+    "sample_time_limit",
     "select_fixtures",
     "suite_checksums",
 ]

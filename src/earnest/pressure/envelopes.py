@@ -44,6 +44,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from earnest.safejson import loads as safe_loads
+
 _MAX_DEPTH = 4
 
 
@@ -90,7 +92,7 @@ def _unwrap_once(text: str) -> Unwrapped | None:
         return None
     stripped = text.strip()
     try:
-        value = json.loads(stripped)
+        value = safe_loads(stripped)
     except (ValueError, RecursionError):
         return _unwrap_jsonl(stripped) if head == "{" else None
     if isinstance(value, str):
@@ -217,7 +219,7 @@ def _unwrap_jsonl(text: str) -> Unwrapped | None:
         if not line:
             continue
         try:
-            value = json.loads(line)
+            value = safe_loads(line)
         except (ValueError, RecursionError):
             # Real logs carry the odd broken line; skip it once the log is recognised.
             if not events:

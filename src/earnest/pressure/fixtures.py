@@ -19,6 +19,7 @@ from typing import Any
 from earnest.pressure.citations import normalize_rule_id
 from earnest.pressure.evidence import Evidence, parse_evidence
 from earnest.pressure.models import Choice, Diagnostic, Fixture, FixtureFile, Rationalization
+from earnest.safejson import loads as safe_loads
 
 REQUIRED_FIELDS: tuple[str, ...] = (
     "schema_version",
@@ -40,7 +41,7 @@ MODES: tuple[str, ...] = ("say", "act")
 def parse_fixture_text(text: str, path: Path) -> FixtureFile:
     name = str(path)
     try:
-        raw = json.loads(text)
+        raw = safe_loads(text)
     except json.JSONDecodeError as exc:
         return FixtureFile(
             path,
@@ -54,6 +55,13 @@ def parse_fixture_text(text: str, path: Path) -> FixtureFile:
                     "invalid-json",
                 ),
             ),
+        )
+    except ValueError as exc:  # nested too deeply, an integer of more than 4,300 digits
+        return FixtureFile(
+            path,
+            None,
+            None,
+            (Diagnostic(name, "", f"invalid JSON: {str(exc).split(':')[0]}", "invalid-json"),),
         )
     return build_fixture(raw, path)
 

@@ -33,6 +33,7 @@ from typing import IO, Any, get_args
 from earnest.errors import InputError
 from earnest.pressure.evidence import Behaviour
 from earnest.pressure.models import Arm, Fixture
+from earnest.safejson import loads as safe_loads
 
 ARMS: tuple[str, ...] = get_args(Arm)
 STDIN = "-"
@@ -122,11 +123,11 @@ def parse_reply_line(
     """Check one JSONL line and build its :class:`ReplyRecord`."""
     place = f"line {number}"
     try:
-        obj = json.loads(line)
+        obj = safe_loads(line)
     except json.JSONDecodeError as exc:
         raise InputError(file, place, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
-    except RecursionError:
-        raise InputError(file, place, "invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # nested too deeply, an integer of more than 4,300 digits
+        raise InputError(file, place, f"invalid JSON: {str(exc).split(':')[0]}") from None
     if not isinstance(obj, dict):
         raise InputError(file, place, f"expected a JSON object, got {_kind(obj)}")
 

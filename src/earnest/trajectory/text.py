@@ -16,6 +16,7 @@ import sys
 from typing import Any, Literal
 
 from earnest.effects.artifacts import COMMAND_KEYS, MOVE_KEYS, PATH_KEYS, PATH_LIST_KEYS
+from earnest.safejson import loads as safe_loads
 
 OUTPUT_CHARS = 2_000
 """Default bound on a tool result excerpt."""
@@ -195,7 +196,7 @@ def parse_arguments(raw: Any) -> dict[str, Any]:
         stripped = raw.strip()
         if stripped.startswith("{"):
             try:
-                decoded = json.loads(stripped)
+                decoded = safe_loads(stripped)
             except ValueError:
                 return {"raw": raw}
             if isinstance(decoded, dict):

@@ -3,7 +3,8 @@
 Every provider (OpenAI-compatible, Anthropic, headless agent CLI, recorded replies) answers
 ``await provider.complete(system, user, params=..., timeout=...)``. Failures are raised as
 :class:`ProviderError`; ``retryable`` says whether the runner may try again (rate limits,
-5xx, dropped connections), ``retry_after`` carries the server's own wait hint.
+5xx, dropped connections, timeouts), ``retry_after`` carries the server's own wait hint and
+``refused`` marks a connection nobody accepted.
 
 Example:
     >>> err = ProviderError("HTTP 429", kind="rate_limit", retryable=True, retry_after=2.0)
@@ -75,6 +76,7 @@ class ProviderError(Exception):
         retry_after: float | None = None,
         status: int | None = None,
         raw: str = "",
+        refused: bool = False,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -83,6 +85,8 @@ class ProviderError(Exception):
         self.retry_after = retry_after
         self.status = status
         self.raw = raw
+        self.refused = refused
+        """The connection was refused: nothing listens there, no request reached a server."""
         self.attempts = 1
 
     def __str__(self) -> str:

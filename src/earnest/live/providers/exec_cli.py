@@ -52,6 +52,7 @@ from earnest.live.providers.base import (
     ProviderUnavailable,
     SampleKey,
 )
+from earnest.safejson import loads as safe_loads
 
 HOOK_DISABLE_ENV = "EARNEST_HOOK_DISABLE"
 """Set to ``1`` in every child's environment; ``earnest hook`` allows the stop when it is set."""
@@ -316,7 +317,7 @@ def _envelope_usage(stdout: str) -> tuple[float | None, int | None, int | None]:
     # Only the top-level numbers a CLI reports about itself; the reply text is the envelope
     # module's business.
     try:
-        data = json.loads(stdout)
+        data = safe_loads(stdout)
     except ValueError:
         return None, None, None
     if not isinstance(data, dict):
@@ -358,6 +359,7 @@ async def run_child(
         raise ProviderError(
             f"{Path(argv[0]).name} gave no reply within {timeout:g}s (process group killed)",
             kind="timeout",
+            retryable=True,
         ) from None
     except BaseException:
         await _kill_group(proc)

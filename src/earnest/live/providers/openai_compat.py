@@ -19,11 +19,11 @@ Example:
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Mapping
 from typing import Any
 
+from earnest.live.cost import is_reasoning_model
 from earnest.live.profiles import Profile
 from earnest.live.providers.base import (
     ProviderError,
@@ -39,12 +39,11 @@ from earnest.live.providers.sdk import (
     sdk_error,
 )
 
-_REASONING = re.compile(r"^(?:[\w.-]+/)?(?:o\d|gpt-5)", re.IGNORECASE)
 _TOKEN_KEYS = ("max_tokens", "max_completion_tokens")
 
 
 def initial_token_param(model: str) -> str:
-    return "max_completion_tokens" if _REASONING.match(model) else "max_tokens"
+    return "max_completion_tokens" if is_reasoning_model(model) else "max_tokens"
 
 
 class OpenAIProvider:

@@ -21,6 +21,7 @@ from typing import Any
 from earnest.live.profiles import Profile
 from earnest.live.providers.base import ProviderError, ProviderUnavailable
 from earnest.live.retry import parse_retry_after
+from earnest.safejson import scrub
 
 LOCAL_API_KEY = "earnest-local"
 """Sent to a local server that needs no key (the SDKs refuse to start without one)."""
@@ -50,9 +51,15 @@ def sdk_error(sdk: ModuleType, exc: Exception) -> ProviderError:
     """``exc``, raised by the SDK module ``sdk`` (``openai`` or ``anthropic``), as a
     :class:`ProviderError` whose kind and retryability the runner acts on."""
     if isinstance(exc, sdk.APITimeoutError):
-        return ProviderError("the request timed out", kind="timeout")
+        return ProviderError("the request timed out", kind="timeout", retryable=True)
     if isinstance(exc, sdk.APIConnectionError):
-        return ProviderError(f"connection failed: {exc}", kind="connection", retryable=True)
+        refused = connection_refused(exc)
+        return ProviderError(
+            f"connection {'refused' if refused else 'failed'}: {exc}",
+            kind="connection",
+            retryable=True,
+            refused=refused,
+        )
     if isinstance(exc, sdk.APIStatusError):
         status: int = exc.status_code
         headers = dict(exc.response.headers) if exc.response is not None else {}
@@ -82,6 +89,21 @@ def sdk_error(sdk: ModuleType, exc: Exception) -> ProviderError:
     return ProviderError(f"{type(exc).__name__}: {exc}", kind="error")
 
 
+def connection_refused(exc: BaseException) -> bool:
+    """Whether ``exc`` (an SDK connection error) was caused by a refused connection: the SDKs
+    wrap httpx's ``ConnectError``, which wraps the socket's ``ConnectionRefusedError``."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, ConnectionRefusedError):
+            return True
+        if "connection refused" in str(current).lower() or "errno 111" in str(current).lower():
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
 def malformed_body(exc: ValueError) -> ProviderError:
     """A 200 whose body is not JSON: the SDK surfaces the decoder's error."""
     return ProviderError(f"malformed response body: {exc}", kind="malformed")
@@ -93,6 +115,9 @@ def raw_json(resp: Any) -> str:
         return str(resp.model_dump_json())
     except AttributeError:
         return str(resp)
+    except ValueError:
+        # A lone surrogate in the reply ("\ud800" in its JSON): pydantic cannot encode it.
+        return scrub(json.dumps(resp.model_dump(), ensure_ascii=False, default=str))
 
 
 def short(value: object, limit: int = 300) -> str:
@@ -104,6 +129,7 @@ def short(value: object, limit: int = 300) -> str:
 __all__ = [
     "LOCAL_API_KEY",
     "api_key",
+    "connection_refused",
     "malformed_body",
     "missing_sdk",
     "raw_json",

@@ -24,17 +24,17 @@ Example:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from earnest.safejson import loads as safe_loads
 from earnest.trajectory.model import Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
 from earnest.trajectory.readers.edits import structured_edits
 from earnest.trajectory.readers.lines import iter_json_lines
 from earnest.trajectory.report import ReadReport
-from earnest.trajectory.text import as_str, content_text
+from earnest.trajectory.text import as_list, as_str, content_text
 
 FORMAT = "antigravity"
 _FAILED = frozenset({"ERROR", "FAILED", "CANCELED", "CANCELLED"})
@@ -47,7 +47,7 @@ def _decode(args: Any) -> dict[str, Any]:
     for key, value in args.items():
         if isinstance(value, str):
             try:
-                out[key] = json.loads(value)
+                out[key] = safe_loads(value)
             except ValueError:
                 out[key] = value
         else:
@@ -72,7 +72,7 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
             builder.new_turn()
             if text.strip():
                 builder.message("assistant", text, timestamp=stamp)
-            for k, call in enumerate(step.get("tool_calls") or []):
+            for k, call in enumerate(as_list(step.get("tool_calls"))):
                 if not isinstance(call, dict):
                     continue
                 tool = str(call.get("name") or "unknown")

@@ -220,23 +220,26 @@ class TrajectoryBuilder:
         """Add a tool call (a repeated id is ignored); returns the call's id."""
         if not sidechain:
             self._has_main = True
-        if not id:
+        if not id or not isinstance(id, str):  # a transcript's id may be anything
             self._anon += 1
             id = f"call-{self._anon}"
         if id in self._by_id:
             return id
         args = bound_arguments(arguments if isinstance(arguments, dict) else {})
-        call = _Call(
-            id, sys.intern(name or "unknown"), args, self.turn, sidechain, self._next_index
-        )
+        name = name if isinstance(name, str) and name else "unknown"
+        call = _Call(id, sys.intern(name), args, self.turn, sidechain, self._next_index)
         call.edits.extend(edits)
         self._calls.append(call)
         self._by_id[id] = call
         self._tail[sidechain] = ("tool_call", "")
         return id
 
+    def _get(self, id: Any) -> _Call | None:
+        # Ids come from untrusted records: a list or a dict is no id (and is unhashable).
+        return self._by_id.get(id) if isinstance(id, str) else None
+
     def has_call(self, id: str) -> bool:
-        return id in self._by_id
+        return self._get(id) is not None
 
     def tool_result(
         self,
@@ -253,7 +256,7 @@ class TrajectoryBuilder:
 
         Returns False when no call has that id (the reader decides whether to warn).
         """
-        call = self._by_id.get(id)
+        call = self._get(id)
         if call is None:
             return False
         if is_error is not None:
@@ -271,11 +274,11 @@ class TrajectoryBuilder:
         return True
 
     def call_name(self, id: str) -> str | None:
-        call = self._by_id.get(id)
+        call = self._get(id)
         return call.name if call is not None else None
 
     def call_edits(self, id: str) -> list[tuple[str, EditKind]]:
-        call = self._by_id.get(id)
+        call = self._get(id)
         return list(call.edits) if call is not None else []
 
     def pending_ids(self) -> list[str]:
@@ -283,7 +286,7 @@ class TrajectoryBuilder:
         return [c.id for c in self._calls if c.outcome == "unknown" and not c.output]
 
     def set_edits(self, id: str, edits: Iterable[tuple[str, EditKind]]) -> None:
-        call = self._by_id.get(id)
+        call = self._get(id)
         if call is not None:
             call.edits = list(edits)
 

@@ -247,6 +247,12 @@ class ClaudeCodeSession:
     def feed_object(self, obj: dict[str, Any], line: int | None = None) -> None:
         """Process one parsed record."""
         kind = obj.get("type")
+        if not isinstance(kind, str | None):
+            # {"type": ["user"]}: no record type at all, and unhashable besides
+            self.report.skip(
+                self.source, line, f"record type is not a string ({type(kind).__name__})"
+            )
+            return
         if kind == "assistant":
             self._assistant(obj, line)
         elif kind == "user":

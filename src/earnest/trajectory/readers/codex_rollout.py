@@ -27,17 +27,23 @@ Example:
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from earnest.safejson import loads as safe_loads
 from earnest.trajectory.model import EditKind, Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
 from earnest.trajectory.readers.lines import iter_json_lines
 from earnest.trajectory.report import ReadReport
-from earnest.trajectory.text import content_text, limit_reason, parse_arguments, user_text_kind
+from earnest.trajectory.text import (
+    as_str,
+    content_text,
+    limit_reason,
+    parse_arguments,
+    user_text_kind,
+)
 
 FORMAT = "codex-rollout"
 
@@ -62,7 +68,7 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
         if not isinstance(payload, dict):
             report.skip(name, number, f"record {kind!r} without a payload")
             continue
-        ptype = payload.get("type")
+        ptype = as_str(payload.get("type"))
         if kind == "session_meta":
             if isinstance(payload.get("id"), str):
                 builder.id = payload["id"]
@@ -128,7 +134,7 @@ def _output(builder: TrajectoryBuilder, payload: dict[str, Any]) -> None:
     success: Any = None
     if isinstance(raw, str) and raw.startswith("{"):
         with contextlib.suppress(ValueError):
-            raw = json.loads(raw)
+            raw = safe_loads(raw)
     if isinstance(raw, dict):
         success = raw.get("success")
         meta = raw.get("metadata")
@@ -169,7 +175,7 @@ def _header_exit_code(text: str) -> int | None:
 def _event(
     builder: TrajectoryBuilder, payload: dict[str, Any], report: ReadReport, name: str, number: int
 ) -> None:
-    ptype = payload.get("type")
+    ptype = as_str(payload.get("type"))
     call_id = payload.get("call_id")
     if ptype == "task_complete":
         builder.terminate("normal")

@@ -1,7 +1,8 @@
 """Which transcript format a file holds, judged from its first 64 KiB.
 
 JSONL formats are recognised from the keys of their first records; whole JSON documents
-from their first keys and a few tell-tale strings. Binary, empty and unrecognised files
+from their first keys and a few tell-tale strings. Lines holding a NUL byte are passed over,
+so one damaged record does not hide the readable ones. Binary, empty and unrecognised files
 give ``None``.
 
 Example:
@@ -14,10 +15,11 @@ Example:
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
+
+from earnest.safejson import loads as safe_loads
 
 HEAD_BYTES = 64 * 1024
 _MAX_PROBE_LINES = 40
@@ -48,14 +50,17 @@ def detect_format(path: str | Path) -> str | None:
 
 def detect_bytes(head: bytes, *, whole: bool = True, name: str = "") -> str | None:
     """Detect from the first bytes of a file (``whole``: these are all of its bytes)."""
-    if b"\x00" in head:
-        return None
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     if not text:
         return None
     lines = [line.strip() for line in text.split("\n")]
     if not whole:
         lines = lines[:-1]  # the last line may be cut by the head limit
+    if "\x00" in text:
+        # One damaged record (a NUL from a crash mid-write) must not hide the rest: judge the
+        # readable lines. A binary file has none that parse, so it is still not recognised.
+        lines = [line for line in lines if "\x00" not in line]
+        text = "\n".join(lines)
     objects: list[dict[str, Any]] = []
     nonblank = 0
     for line in lines:
@@ -65,7 +70,7 @@ def detect_bytes(head: bytes, *, whole: bool = True, name: str = "") -> str | No
         if len(objects) >= _MAX_PROBE_LINES:
             break
         try:
-            value = json.loads(line)
+            value = safe_loads(line)
         except ValueError:
             continue
         if isinstance(value, dict):
@@ -106,6 +111,8 @@ def _classify_records(objects: list[dict[str, Any]], *, single: bool, name: str)
         return "codex-rollout"
     for o in objects:
         t = o.get("type")
+        if not isinstance(t, str | None):
+            continue  # {"type": ["user"]} is no record type (and unhashable)
         if t == "system" and o.get("subtype") == "init" and "session_id" in o:
             return "claude-stream-json"
         if t in ("user", "assistant") and "parent_tool_use_id" in o:

@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from earnest.safejson import loads as safe_loads
 from earnest.trajectory.report import ReadReport
 
 MAX_DOCUMENT_BYTES = 512 * 1024 * 1024
@@ -38,7 +39,7 @@ def load_document(path: Path, report: ReadReport) -> Any:
         report.warn(name, None, f"not UTF-8 text ({exc.reason} at byte {exc.start}); skipped")
         return None
     try:
-        return json.loads(text)
+        return safe_loads(text)
     except ValueError as exc:
         stripped = text.lstrip()
         if stripped.startswith("["):
@@ -60,7 +61,7 @@ def _salvage_array(text: str, name: str, report: ReadReport) -> list[Any]:
             break
         try:
             value, at = decoder.raw_decode(text, at)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             line = text.count("\n", 0, at) + 1
             report.skip(
                 name,

@@ -40,11 +40,11 @@ Example:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from earnest.safejson import loads as safe_loads
 from earnest.trajectory.model import Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
 from earnest.trajectory.readers.documents import load_document
@@ -52,6 +52,7 @@ from earnest.trajectory.readers.edits import structured_edits
 from earnest.trajectory.readers.lines import iter_json_lines
 from earnest.trajectory.report import ReadReport
 from earnest.trajectory.text import (
+    as_list,
     as_str,
     content_text,
     limit_reason,
@@ -88,7 +89,7 @@ def _jsonl_layout(path: Path, report: ReadReport) -> list[tuple[int, dict[str, A
     with open(path, "rb") as handle:
         first = handle.readline()
     try:
-        head = json.loads(first)
+        head = safe_loads(first)
     except ValueError:
         return None
     if not isinstance(head, dict) or isinstance(head.get("messages"), list):
@@ -163,7 +164,7 @@ def _build(
             builder.new_turn()
             if text.strip():
                 builder.message("assistant", text, timestamp=stamp)
-            for call in message.get("toolCalls") or []:
+            for call in as_list(message.get("toolCalls")):
                 if isinstance(call, dict):
                     _call(builder, call)
         elif kind == "error":

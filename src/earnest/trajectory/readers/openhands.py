@@ -77,6 +77,9 @@ def _action(
     builder: TrajectoryBuilder, event: dict[str, Any], report: ReadReport, name: str
 ) -> None:
     action = event.get("action")
+    if not isinstance(action, str):
+        report.skip(name, None, f"an action that is not a string ({type(action).__name__})")
+        return
     args = as_dict(event.get("args"))
     source = event.get("source")
     stamp = as_str(event.get("timestamp"))
@@ -146,7 +149,7 @@ def _observation(builder: TrajectoryBuilder, event: dict[str, Any]) -> None:
             builder.signal("interrupted", "agent stopped")
         return
     cause = event.get("cause")
-    if cause is None or kind in _NO_RESULT_OBSERVATIONS:
+    if cause is None or not isinstance(kind, str) or kind in _NO_RESULT_OBSERVATIONS:
         return
     call_id = str(cause)
     if not builder.has_call(call_id):
