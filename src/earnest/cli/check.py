@@ -40,13 +40,12 @@ def check_command(
     """
     import io
 
-    from rich.console import Console
-
     from earnest.cli.output import emit
     from earnest.pressure.check import run_check
     from earnest.pressure.lint import lint_json
     from earnest.pressure.suite import load_suite
     from earnest.report.check import check_junit
+    from earnest.report.console import plain_console, stdout_console
     from earnest.report.score import render_score_table, score_json
 
     loaded = load_suite(suite)
@@ -72,11 +71,7 @@ def check_command(
         text = check_junit(result, loaded)
     else:
         buffer = io.StringIO()
-        console = (
-            Console(file=buffer, width=140, no_color=True, highlight=False)
-            if output is not None
-            else Console(highlight=False)
-        )
+        console = plain_console(buffer) if output is not None else stdout_console()
         console.print(_lint_and_coverage_text(result, errors, warnings), markup=False, end="")
         if result.score is not None:
             render_score_table(result.score, console)

@@ -50,11 +50,10 @@ def score(
     import io
     import json
 
-    from rich.console import Console
-
     from earnest.cli.output import emit
     from earnest.pressure.score import score_replies
     from earnest.pressure.suite import load_suite
+    from earnest.report.console import plain_console, stdout_console
     from earnest.report.score import render_score_table, score_json, score_jsonl, score_junit
 
     if output is not None:
@@ -82,13 +81,10 @@ def score(
     else:
         buffer = io.StringIO()
         if output is None:
-            console = Console(highlight=False)
-            render_score_table(result, console)
+            render_score_table(result, stdout_console())
             text = ""
         else:
-            render_score_table(
-                result, Console(file=buffer, width=140, no_color=True, highlight=False)
-            )
+            render_score_table(result, plain_console(buffer))
             text = buffer.getvalue()
 
     emit(text, output)

@@ -191,8 +191,7 @@ def score(
 
     Exit status: 0 scored, 1 the rate exceeds --fail-over, 2 bad input or nothing readable.
     """
-    from rich.console import Console
-
+    from earnest.report.console import stdout_console
     from earnest.report.trajectory import (
         render_score_table,
         score_json,
@@ -226,7 +225,7 @@ def score(
     elif fmt is ScoreFormat.junit:
         text = score_junit(battery)
     elif output is None:
-        render_score_table(battery, Console(highlight=False))
+        render_score_table(battery, stdout_console())
         text = ""
     else:
         text = _rendered(lambda console: render_score_table(battery, console))
@@ -273,8 +272,7 @@ def replay_gate(
 
     Exit status: 0 replayed, 2 bad input or nothing readable.
     """
-    from rich.console import Console
-
+    from earnest.report.console import stdout_console
     from earnest.report.trajectory import render_replay_table, replay_json
     from earnest.trajectory import ReplayTally, TrajectoryReplay, replay_trajectory
 
@@ -292,7 +290,7 @@ def replay_gate(
     if fmt is ReplayFormat.json:
         text = json.dumps(replay_json(tally, replays), indent=2, ensure_ascii=False) + "\n"
     elif output is None:
-        render_replay_table(tally, replays, Console(highlight=False))
+        render_replay_table(tally, replays, stdout_console())
         text = ""
     else:
         text = _rendered(lambda console: render_replay_table(tally, replays, console))
@@ -345,10 +343,10 @@ def _finish_reading(report: ReadReport, count: int, files: int, paths: list[Path
 def _rendered(render: Callable[[Any], None]) -> str:
     import io
 
-    from rich.console import Console
+    from earnest.report.console import plain_console
 
     buffer = io.StringIO()
-    render(Console(file=buffer, width=160, no_color=True, highlight=False))
+    render(plain_console(buffer))
     return buffer.getvalue()
 
 
