@@ -34,7 +34,7 @@ def _check_format(fmt: str) -> None:
 @app.command("run")
 def run(
     suite: Annotated[
-        Path | None, typer.Option("--suite", help="Suite folder (default: .).")
+        Path | None, typer.Option("--suite", "-s", help="Suite folder (default: .).")
     ] = None,
     profile: Annotated[
         list[str] | None,

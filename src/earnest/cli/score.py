@@ -28,7 +28,7 @@ def score(
         show_default=False,
     ),
     suite: Path = typer.Option(
-        Path("."), "--suite", help="The suite folder (with earnest.toml).", show_default=True
+        Path("."), "--suite", "-s", help="The suite folder (with earnest.toml).", show_default=True
     ),
     fmt: ScoreFormat = typer.Option(
         ScoreFormat.table,
