@@ -40,7 +40,7 @@ def check_command(
     """
     import io
 
-    from earnest.cli.output import emit
+    from earnest.cli.output import emit, format_for
     from earnest.pressure.check import run_check
     from earnest.pressure.lint import lint_json
     from earnest.pressure.suite import load_suite
@@ -48,6 +48,7 @@ def check_command(
     from earnest.report.console import plain_console, stdout_console
     from earnest.report.score import render_score_table, score_json
 
+    format = format_for(format, output)
     loaded = load_suite(suite)
     result = run_check(loaded)
     errors = sum(1 for d in result.diagnostics if d.severity == "error")

@@ -105,7 +105,7 @@ def report_command(
     from datetime import UTC, datetime
 
     from earnest import __version__
-    from earnest.cli.output import write_output
+    from earnest.cli.output import format_for, write_output
     from earnest.pressure.suite import load_suite
     from earnest.report.from_suite import suite_report
     from earnest.report.html import render_html
@@ -128,6 +128,7 @@ def report_command(
     if compare is not None:
         inputs.append(Path(compare))
     _check_output(output, inputs)
+    fmt = format_for(fmt, output, param="fmt")
 
     generated = datetime.now(UTC).isoformat(timespec="seconds")
     if run is not None:

@@ -50,7 +50,7 @@ def score(
     import io
     import json
 
-    from earnest.cli.output import emit
+    from earnest.cli.output import emit, format_for
     from earnest.pressure.score import score_replies
     from earnest.pressure.suite import load_suite
     from earnest.report.console import plain_console, stdout_console
@@ -68,6 +68,7 @@ def score(
         if not output.parent.exists():
             raise InputError(output, None, f"folder {output.parent} does not exist")
 
+    fmt = format_for(fmt, output, param="fmt")
     loaded = load_suite(suite)
     result = score_replies(loaded, replies)
 
