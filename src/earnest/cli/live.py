@@ -108,6 +108,12 @@ def run(
     from earnest.live.summary import summarize
 
     _check_format(fmt)
+    if no_shuffle and seed is not None:
+        raise InputError(
+            None,
+            "--seed",
+            "contradicts --no-shuffle (the fixture's own order has no seed): give one of them",
+        )
     ov = Overrides(
         profiles=tuple(profile or ()),
         base_url=base_url,
