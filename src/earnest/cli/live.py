@@ -79,7 +79,8 @@ def run(
     ] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Skip the cost confirmation.")] = False,
     resume: Annotated[
-        str | None, typer.Option("--resume", help="Resume RUN_ID: take only what is missing.")
+        str | None,
+        typer.Option("--resume", help="Resume RUN_ID (or latest): take only what is missing."),
     ] = None,
     max_cost: Annotated[
         float | None,
@@ -131,7 +132,7 @@ def run(
     try:
         if resume is not None:
             with RunStore(store, create=False) as st:
-                plan = plan_resume(st, resume, suite, ov)
+                plan = plan_resume(st, st.resolve(resume), suite, ov)
         else:
             plan = plan_new(suite if suite is not None else Path("."), ov)
     except ProviderUnavailable as exc:
@@ -194,7 +195,7 @@ def run(
 
 @runs_app.command("show")
 def runs_show(
-    run_id: Annotated[str, typer.Argument(help="The run id.")],
+    run_id: Annotated[str, typer.Argument(help="The run id, or latest.")],
     store: StoreOpt = DEFAULT_STORE,
     fmt: FormatOpt = "table",
 ) -> None:
@@ -208,6 +209,7 @@ def runs_show(
 
     _check_format(fmt)
     with RunStore(store, create=False) as st:
+        run_id = st.resolve(run_id)
         summary = summarize(st.get_run(run_id), st.samples(run_id))
     sys.stdout.write(render_summary(summary, fmt))
     raise typer.Exit(summary.exit_code())
@@ -218,21 +220,21 @@ def runs_list(
     store: StoreOpt = DEFAULT_STORE,
     fmt: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
 ) -> None:
-    """List the runs in a store, oldest first."""
+    """List the runs in a store, newest first."""
     from earnest.live.render import runs_table
     from earnest.live.store import RunStore
 
     if fmt not in ("table", "json"):
         raise InputError(None, "--format", f"unknown format {fmt!r} (use table or json)")
     with RunStore(store, create=False) as st:
-        runs = st.list_runs()
+        runs = st.list_runs()[::-1]  # newest first: the run you just made is on top
         counts = [st.count(r.run_id) for r in runs]
     sys.stdout.write(runs_table(runs, counts, fmt))
 
 
 @app.command("export")
 def export(
-    run_id: Annotated[str, typer.Argument(help="The run id.")],
+    run_id: Annotated[str, typer.Argument(help="The run id, or latest.")],
     store: StoreOpt = DEFAULT_STORE,
 ) -> None:
     """Print a run's judged replies as recorded-replies JSONL (what `earnest score` reads).
@@ -244,6 +246,7 @@ def export(
     from earnest.live.store import RunStore
 
     with RunStore(store, create=False) as st:
+        run_id = st.resolve(run_id)
         st.get_run(run_id)
         records = st.samples(run_id)
     out = sys.stdout
@@ -274,14 +277,19 @@ def _side(ref: str, store: Path, which: str) -> object:
             ref, which, f"neither a baseline file nor a run (no store at {store}; pass --store)"
         )
     with RunStore(store, create=False) as st:
+        ref = st.resolve(ref)
         run = st.get_run(ref)
         return side_from_run(run, st.samples(ref))
 
 
 @app.command("compare")
 def compare(
-    baseline: Annotated[str, typer.Argument(help="Baseline: a run id or a baseline file.")],
-    candidate: Annotated[str, typer.Argument(help="Candidate: a run id or a baseline file.")],
+    baseline: Annotated[
+        str, typer.Argument(help="Baseline: a run id, latest, or a baseline file.")
+    ],
+    candidate: Annotated[
+        str, typer.Argument(help="Candidate: a run id, latest, or a baseline file.")
+    ],
     store: StoreOpt = DEFAULT_STORE,
     fmt: FormatOpt = "table",
     pair_profiles: Annotated[
@@ -318,7 +326,7 @@ def compare(
 
 @baseline_app.command("bless")
 def bless(
-    run_id: Annotated[str, typer.Argument(help="The run to bless.")],
+    run_id: Annotated[str, typer.Argument(help="The run to bless (a run id, or latest).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Baseline file to write.")],
     store: StoreOpt = DEFAULT_STORE,
     force: Annotated[
@@ -338,6 +346,7 @@ def bless(
     if output.exists() and not force:
         raise InputError(output, None, "already exists (pass --force to replace it)")
     with RunStore(store, create=False) as st:
+        run_id = st.resolve(run_id)
         info = st.get_run(run_id)
         records = st.samples(run_id)
     if len(records) < info.total or any(r.void for r in records):
