@@ -263,9 +263,8 @@ def rationalizations_section(p: PressureSection) -> str:
     by_key = {s.key: s for s in p.samples}
     failing = {s.fixture_id for s in p.samples if s.verdict not in (None, "pass")}
     rows: list[str] = []
-    unused: list[
-        str
-    ] = []  # never used by a failed reply: folded, so the used ones are what one sees
+    # Excuses no failed reply used are folded, so the used ones are what one sees.
+    unused: list[str] = []
     for e in p.excuses:
         users = [by_key[k] for k in e.samples if k in by_key]
         if users:
