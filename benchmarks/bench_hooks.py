@@ -9,7 +9,7 @@ spawn to exit, with the hook JSON on stdin. Reported separately:
 - baseline: ``python -c pass`` in the same run, so the figures can be read as multiples of
   bare interpreter start on this machine.
 
-The transcript is generated from the real Claude Code lines in the shared data (every valid
+The transcript is generated from the real Claude Code lines in tests/data/transcripts (every valid
 line of every session, repeated with fresh ids until the file is 20 MB), followed by a final run
 that asks for a file and writes it (without the shared data, the real Claude Code session
 in tests/data/hooks). Target (issue 9): p95 < 120 ms at every stop, first and later, and
@@ -34,10 +34,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("EARNEST_SHARED", REPO.parent / "shared"))
-SOURCES = SHARED / "data" / "transcripts" / "claude-code"
-if not SOURCES.is_dir():
-    SOURCES = REPO / "tests" / "data" / "hooks" / "claude-subagent"
+SOURCES = REPO / "tests" / "data" / "transcripts" / "claude-code"
 SESSION = "bench-0000-session"
 TARGET_MS = 120.0  # issue 9: p95 at every stop, first and later
 TARGET_RATIO = 5.0  # ... and under 5x a bare `python -c pass` in the same run
@@ -45,7 +42,7 @@ ID_KEYS = ("uuid", "parentUuid", "leafUuid", "sourceToolAssistantUUID", "logical
 
 
 def real_lines() -> list[dict[str, Any]]:
-    """Every line of the shared Claude Code transcripts that parses as a JSON object."""
+    """Every line of the curated Claude Code transcripts that parses as a JSON object."""
     lines: list[dict[str, Any]] = []
     for path in sorted(SOURCES.glob("*.jsonl")):
         for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():

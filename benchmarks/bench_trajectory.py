@@ -2,8 +2,8 @@
 
 Run: ``python benchmarks/bench_trajectory.py [--mb 40]``
 
-The input is built from real line shapes: every line of the shared Claude Code transcripts
-(``$EARNEST_SHARED/data/transcripts/claude-code``, default ``../shared``) that parses,
+The input is built from real line shapes: every line of the real Claude Code transcripts
+curated in ``tests/data/transcripts/claude-code`` that parses,
 cycled with message and tool ids renamed per cycle until the file reaches the size asked.
 Figures printed:
 
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time
@@ -36,12 +35,11 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from earnest.trajectory import ReadReport, read_claude_run, read_trajectories  # noqa: E402
 
-SHARED = Path(os.environ.get("EARNEST_SHARED", ROOT.parent / "shared"))
-SOURCES = SHARED / "data" / "transcripts" / "claude-code"
+SOURCES = ROOT / "tests" / "data" / "transcripts" / "claude-code"
 
 
 def real_lines() -> list[bytes]:
-    """Every parseable line of the shared Claude Code transcripts, newline-terminated."""
+    """Every parseable line of the curated Claude Code transcripts, newline-terminated."""
     lines: list[bytes] = []
     for path in sorted(SOURCES.glob("*.jsonl")):
         for raw in path.read_bytes().splitlines():

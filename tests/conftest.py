@@ -1,4 +1,8 @@
-"""Shared test helpers: run the real CLI in a subprocess, locate the shared data."""
+"""Shared test helpers: run the real CLI in a subprocess, locate the curated test data.
+
+The real transcripts and the real suite the tests read live in ``tests/data/`` (each folder's
+``SOURCE.md`` names where every file came from): a fresh clone has all it needs.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +15,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src"
-SHARED = Path(os.environ.get("EARNEST_SHARED", REPO.parent / "shared"))
-DATA = SHARED / "data"
-TRANSCRIPTS = DATA / "transcripts"
+TEST_DATA = REPO / "tests" / "data"
+TRANSCRIPTS = TEST_DATA / "transcripts"
+NUBOS_SUITE = TEST_DATA / "nubos-pilot-suite"
 EXAMPLES = REPO / "examples"
 
 
@@ -48,8 +52,3 @@ def run_earnest(
 @pytest.fixture
 def earnest_cli():  # type: ignore[no-untyped-def]
     return run_earnest
-
-
-def require_shared() -> None:
-    if not DATA.is_dir():
-        pytest.skip(f"shared data not found at {DATA}")

@@ -80,22 +80,42 @@ class EarnestItem(pytest.Item):
         return self.path, self._line, self._description
 
 
-class EarnestSuiteNode(pytest.Collector):
-    """The suite's items, collected once (see :func:`collect_suite`)."""
+class EarnestSuiteNode(pytest.File):
+    """The suite's configuration file as a collected file: its items are one ``earnest check``."""
 
-    def collect(self) -> list[pytest.Item]:  # pragma: no cover - items are built directly
-        return []
+    checked: tuple[Suite, CheckResult] | None = None
+    error: InputError | None = None
+
+    def collect(self) -> list[pytest.Item]:
+        if self.checked is None:
+            message = f"earnest: {self.error.render()}" if self.error else "earnest: not checked"
+            return [
+                EarnestItem.from_parent(
+                    self, name="suite", path=self.path, outcome=Outcome("fail", message)
+                )
+            ]
+        suite, result = self.checked
+        return list(_items(self, suite, result))
 
 
-def _suite_node(session: pytest.Session, config_file: Path) -> EarnestSuiteNode:
-    # Named like a test file (the suite's configuration), relative to pytest's rootdir, so
-    # pytest's summaries print it as a path.
-    path = config_file.resolve()
+def suite_file(parent: pytest.Directory) -> EarnestSuiteNode:
+    """Check the suite in ``parent``'s folder; the node is named after its configuration file."""
     try:
-        nodeid = path.relative_to(session.config.rootpath).as_posix()
-    except ValueError:
-        nodeid = path.as_posix()
-    return EarnestSuiteNode.from_parent(session, name=path.name, path=path, nodeid=nodeid)
+        suite = load_suite(parent.path)
+        checked: tuple[Suite, CheckResult] | None = (suite, run_check(suite))
+        path, error = suite.config.config_file, None
+    except InputError as exc:
+        checked, path, error = None, parent.path / "earnest.toml", exc
+    node = EarnestSuiteNode.from_parent(parent, path=path)
+    node.checked, node.error = checked, error
+    return node
+
+
+class EarnestSuiteDir(pytest.Directory):
+    """A folder given with ``--earnest-suite``: collected as the suite, not searched for tests."""
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        return [suite_file(self)]
 
 
 def _rel(suite_root: Path, file: str) -> str:
@@ -141,11 +161,8 @@ def _reply_outcome(r: ScoredReply) -> Outcome:
     return Outcome("fail", scrub("\n".join(lines)))
 
 
-def _items(
-    session: pytest.Session, suite_dir: Path, suite: Suite, result: CheckResult
-) -> Iterator[pytest.Item]:
+def _items(parent: EarnestSuiteNode, suite: Suite, result: CheckResult) -> Iterator[pytest.Item]:
     root = suite.config.root
-    parent = _suite_node(session, suite.config.config_file)
     by_file: dict[str, list[Diagnostic]] = {}
     for d in result.diagnostics:
         by_file.setdefault(d.file, []).append(d)
@@ -195,23 +212,4 @@ def _items(
         )
 
 
-def collect_suite(session: pytest.Session, suite_dir: Path) -> list[pytest.Item]:
-    """The items of the suite in ``suite_dir``; a suite that cannot be read is one failing item."""
-    try:
-        suite = load_suite(suite_dir)
-        result = run_check(suite)
-        return list(_items(session, suite_dir, suite, result))
-    except InputError as exc:
-        parent = _suite_node(session, suite_dir / "earnest.toml")
-        return [
-            EarnestItem.from_parent(
-                parent,
-                name="suite",
-                nodeid=f"{parent.nodeid}::suite",
-                path=suite_dir,
-                outcome=Outcome("fail", f"earnest: {exc.render()}"),
-            )
-        ]
-
-
-__all__ = ["EarnestFailure", "EarnestItem", "EarnestLintWarning", "collect_suite"]
+__all__ = ["EarnestFailure", "EarnestItem", "EarnestLintWarning", "EarnestSuiteDir", "suite_file"]

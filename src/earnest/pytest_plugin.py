@@ -41,18 +41,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(
-    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
-) -> None:
-    # tryfirst: the items must exist before -k / -m deselection runs.
+_SUITES = pytest.StashKey[list[Path]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
     suites: list[str] = config.getoption("earnest_suites") or []
     if not suites:
         return
-    from earnest.pytest_items import collect_suite
-
+    resolved = []
     for raw in suites:
         path = Path(raw)
         if not path.is_dir():
             raise pytest.UsageError(f"--earnest-suite {raw}: not a folder")
-        items.extend(collect_suite(session, path))
+        resolved.append(path.resolve())
+    config.stash[_SUITES] = resolved
+    # Each suite is collected like a folder named on the command line (so --collect-only, -k,
+    # --junitxml and xdist see ordinary items), beside the paths pytest collects anyway.
+    given = [(config.invocation_params.dir / arg.split("::")[0]).resolve() for arg in config.args]
+    for path in resolved:
+        if not any(path == g or g in path.parents for g in given):
+            config.args.append(str(path))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    # A suite folder is the suite's items only: its files are not searched for Python tests.
+    suites = parent.config.stash.get(_SUITES, None)
+    if not suites or path.resolve() not in suites:
+        return None
+    from earnest.pytest_items import EarnestSuiteDir
+
+    return EarnestSuiteDir.from_parent(parent, path=path)

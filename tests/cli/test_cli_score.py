@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TRANSCRIPTS, require_shared, run_earnest
+from conftest import TRANSCRIPTS, run_earnest
 from suitekit import write_replies, write_suite
 
 FID = "FX-R08-RETRY"
@@ -157,7 +157,6 @@ def test_output_file_for_every_format(suite: Path) -> None:
 
 
 def test_envelopes_in_recorded_replies(suite: Path) -> None:
-    require_shared()
     real = json.loads(
         (TRANSCRIPTS / "claude-headless-json" / "gtpdna-b7a2b26-claude_output.json").read_text()
     )

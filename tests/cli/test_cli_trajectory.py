@@ -1,16 +1,15 @@
-"""``earnest trajectory convert``: real subprocess runs on the shared transcripts."""
+"""``earnest trajectory convert``: real subprocess runs on the curated real transcripts in tests/data."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from conftest import TRANSCRIPTS, require_shared, run_earnest
+from conftest import TRANSCRIPTS, run_earnest
 from earnest.trajectory import Trajectory, read_trajectories
 
 
 def test_convert_a_directory_to_stdout() -> None:
-    require_shared()
     proc = run_earnest("trajectory", "convert", str(TRANSCRIPTS / "openhands"))
     assert proc.returncode == 0, proc.stderr
     records = [json.loads(line) for line in proc.stdout.splitlines()]
@@ -20,7 +19,6 @@ def test_convert_a_directory_to_stdout() -> None:
 
 
 def test_convert_writes_a_file_that_reads_back_equal(tmp_path: Path) -> None:
-    require_shared()
     source = TRANSCRIPTS / "claude-code" / "mclaude-18240050-3ee8--create-app-shortcut.jsonl"
     out = tmp_path / "out.jsonl"
     proc = run_earnest("trajectory", "convert", str(source), "--output", str(out))
@@ -36,7 +34,6 @@ def test_convert_writes_a_file_that_reads_back_equal(tmp_path: Path) -> None:
 
 
 def test_json_array_output(tmp_path: Path) -> None:
-    require_shared()
     proc = run_earnest(
         "trajectory", "convert", str(TRANSCRIPTS / "claude-headless-json"), "--format", "json"
     )
@@ -73,7 +70,6 @@ def test_missing_path_bad_options_and_self_overwrite(tmp_path: Path) -> None:
 
 
 def test_verbose_names_each_format_and_help_lists_convert() -> None:
-    require_shared()
     proc = run_earnest("trajectory", "convert", "-v", str(TRANSCRIPTS / "codex"))
     assert proc.returncode == 0
     assert "kvsankar-real-codex-exec-session-01-redacted.jsonl: codex-rollout" in proc.stderr

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, TRANSCRIPTS, require_shared, run_earnest
+from conftest import EXAMPLES, TRANSCRIPTS, run_earnest
 
 FOLDER = EXAMPLES / "trajectories"
 
@@ -170,7 +170,6 @@ def test_replay_gate_unusable_input() -> None:
 
 
 def test_score_reports_reader_warnings_on_real_files() -> None:
-    require_shared()
     source = TRANSCRIPTS / "claude-code" / "mclaude-18240050-3ee8--create-app-shortcut.jsonl"
     proc = run_earnest("trajectory", "score", str(source), "--format", "jsonl")
     assert proc.returncode == 0

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import TRANSCRIPTS, require_shared
+from conftest import TRANSCRIPTS
 from earnest.effects import (
     DEFAULT_REGISTRY,
     EffectClass,
@@ -237,7 +237,6 @@ def claude_code_results(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def cc(name: str) -> list[dict[str, Any]]:
-    require_shared()
     return list(claude_code_results(TRANSCRIPTS / "claude-code" / name))
 
 
@@ -303,7 +302,6 @@ def test_kimuson_orchestrator_writes_files():
 
 
 def openhands_results(name: str) -> list[dict[str, Any]]:
-    require_shared()
     events = json.loads((TRANSCRIPTS / "openhands" / name).read_text())
     by_cause = {
         e["cause"]: e for e in events if e.get("observation") and e.get("cause") is not None
@@ -348,7 +346,6 @@ def test_openhands_rename_with_mv_and_views():
 
 
 def test_gemini_cli_stream_tools():
-    require_shared()
     uses: dict[str, dict[str, Any]] = {}
     results = []
     path = TRANSCRIPTS / "gemini-cli" / "metaphi-figma-010ac575-stream.jsonl"
@@ -369,7 +366,6 @@ def test_gemini_cli_stream_tools():
 
 
 def test_claude_managed_agent_tools():
-    require_shared()
     uses: dict[str, dict[str, Any]] = {}
     results = []
     for line in (
@@ -394,7 +390,6 @@ def test_claude_managed_agent_tools():
 
 
 def test_swe_agent_function_calls():
-    require_shared()
     traj = json.loads(
         (
             TRANSCRIPTS / "swe-agent" / "sweagent-replay-function_calling-marshmallow-1867.traj"

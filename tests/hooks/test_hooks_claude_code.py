@@ -8,13 +8,6 @@ from pathlib import Path
 import pytest
 from claude_session import CC, Session, blocked, decision
 
-from conftest import require_shared
-
-
-@pytest.fixture(autouse=True)
-def _shared() -> None:
-    require_shared()
-
 
 @pytest.fixture
 def session(tmp_path: Path) -> Session:

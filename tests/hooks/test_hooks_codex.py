@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from conftest import TRANSCRIPTS, require_shared, run_earnest
+from conftest import TRANSCRIPTS, run_earnest
 
 REAL_ROLLOUT = TRANSCRIPTS / "codex" / "kvsankar-real-codex-exec-session-01-redacted.jsonl"
 STOP_OUTPUT_KEYS = {
@@ -196,7 +196,6 @@ def test_subagent_stop_judges_the_child_rollout(rollout: Rollout, tmp_path: Path
 
 def test_real_codex_rollout_is_allowed(tmp_path: Path) -> None:
     """The real (redacted) exec session: a prompt, a direct answer, no tool calls."""
-    require_shared()
     workspace = tmp_path / "workspace"
     workspace.mkdir()
     text = REAL_ROLLOUT.read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from conftest import TRANSCRIPTS, require_shared, run_earnest
+from conftest import TRANSCRIPTS, run_earnest
 
 REAL_SESSION = TRANSCRIPTS / "gemini-cli" / "metaphi-native-chat-session-7befeae5.json"
 
@@ -178,7 +178,6 @@ def test_other_events_are_left_alone(gemini: GeminiSession) -> None:
 def test_real_gemini_session_is_allowed_on_its_build(gemini: GeminiSession) -> None:
     """The real session ran `npm run build` successfully: a verified check, whatever the
     (empty) workspace holds now."""
-    require_shared()
     data = json.loads(REAL_SESSION.read_text())
     gemini.log.write_text(json.dumps(data))
     prompt = data["messages"][0]["content"]
@@ -189,7 +188,6 @@ def test_real_gemini_session_is_allowed_on_its_build(gemini: GeminiSession) -> N
 def test_real_gemini_session_without_its_build_is_denied(gemini: GeminiSession) -> None:
     """The same session with every shell command failed: what it wrote is not in this
     workspace, so its claim of a finished dashboard has nothing behind it."""
-    require_shared()
     data = json.loads(REAL_SESSION.read_text())
     for message in data["messages"]:
         for call in message.get("toolCalls") or []:

@@ -8,18 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TRANSCRIPTS, require_shared
+from conftest import TRANSCRIPTS
 from earnest.hooks.claude_code import read_run
 from earnest.hooks.core import RunView
 from earnest.hooks.state import StateStore
 from earnest.trajectory import read_claude_run
 
 CC = TRANSCRIPTS / "claude-code"
-
-
-@pytest.fixture(autouse=True)
-def _shared() -> None:
-    require_shared()
 
 
 def _lines(name: str) -> list[bytes]:

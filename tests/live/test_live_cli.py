@@ -375,3 +375,4 @@ def test_a_missing_sdk_is_a_clear_exit_2(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2
     assert "pip install 'earnest[openai]'" in proc.stderr and "Traceback" not in proc.stderr
+    assert "from a checkout: pip install -e '.[openai]'" in proc.stderr

@@ -78,6 +78,7 @@ def test_example_suite_items_match_earnest_check(pytester: pytest.Pytester) -> N
 
 
 def test_collect_only_and_keyword_selection(pytester: pytest.Pytester) -> None:
+    # -qv: the repo's own -q (addopts) undone, one node id a line
     result = _run(pytester, "--earnest-suite", str(SUITE), "--collect-only", "-qv")
     lines = [ln for ln in result.stdout.lines if "earnest.toml::" in ln]
     assert any(ln.endswith("::lint[doctrine.md]") for ln in lines)
@@ -178,3 +179,39 @@ def test_without_the_option_it_does_nothing_and_imports_nothing(
     # the plugin module itself, and nothing of earnest's machinery
     assert set(loaded) <= {"earnest", "earnest.pytest_plugin"}, loaded
     assert "earnest.pytest_plugin" in loaded
+
+
+def _suite_items() -> int:
+    check = run_check(load_suite(SUITE))
+    assert check.score is not None
+    suite = load_suite(SUITE)
+    return 2 + len(suite.agents) + len(suite.fixture_files) + 1 + len(check.score.replies)
+
+
+def test_collect_only_reports_the_items_it_lists(pytester: pytest.Pytester) -> None:
+    # -qv: the repo's own -q (addopts) undone, one node id a line
+    result = _run(pytester, "--earnest-suite", str(SUITE), "--collect-only", "-qv")
+    n = _suite_items()
+    assert result.ret == pytest.ExitCode.OK
+    assert f"{n} tests collected" in result.stdout.str()
+    assert "no tests collected" not in result.stdout.str()
+    assert sum("::" in line for line in result.stdout.lines) == n
+
+
+def test_from_a_project_root_only_the_suite_and_the_projects_tests(
+    pytester: pytest.Pytester,
+) -> None:
+    import shutil
+
+    shutil.copytree(SUITE, pytester.path / "suite")
+    # A Python file in the suite folder is not one of the project's tests.
+    (pytester.path / "suite" / "test_decoy.py").write_text("def test_decoy():\n    pass\n")
+    pytester.makepyfile(test_own="def test_own():\n    pass\n")
+    result = _run(pytester, "--earnest-suite", "suite", "--collect-only", "-q")  # no ini here
+    ids = [line for line in result.stdout.lines if "::" in line]
+    assert "test_own.py::test_own" in ids
+    assert not [i for i in ids if "decoy" in i]
+    assert len(ids) == len(set(ids)) == _suite_items() + 1  # nothing collected twice
+    assert all(i.startswith("suite/earnest.toml::") for i in ids if i != "test_own.py::test_own")
+    selected = _run(pytester, "--earnest-suite", "suite", "-k", "own or coverage")
+    selected.assert_outcomes(passed=2)

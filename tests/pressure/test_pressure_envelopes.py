@@ -1,4 +1,4 @@
-"""Envelope unwrapping: real agent-CLI outputs from /work/shared/data and hand-made API objects."""
+"""Envelope unwrapping: real agent-CLI outputs from tests/data/transcripts and hand-made API objects."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import TRANSCRIPTS, require_shared
+from conftest import TRANSCRIPTS
 from earnest.pressure.envelopes import unwrap_envelope
 from earnest.pressure.parse import parse_decision
 
@@ -20,7 +20,6 @@ CODEX = TRANSCRIPTS / "codex"
 
 
 def read(path: Path) -> str:
-    require_shared()
     return path.read_text(encoding="utf-8")
 
 

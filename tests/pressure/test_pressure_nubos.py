@@ -1,7 +1,7 @@
 """The original ADR-0024 suite (nubos-pilot): it loads unchanged, and lint says what is wrong.
 
 The suite is copied into tmp_path with a ``[tool.earnest]`` table in a pyproject.toml, so
-nothing is written to the shared data.
+nothing is written to tests/data.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, require_shared
+from conftest import NUBOS_SUITE
 from earnest.pressure import coverage_report, lint_suite, load_suite
 from earnest.pressure.models import Suite
 
-SRC = DATA / "nubos-pilot-suite"
+SRC = NUBOS_SUITE
 
 CONFIG = """\
 [project]
@@ -42,7 +42,6 @@ min_fixtures = 7
 
 @pytest.fixture
 def nubos(tmp_path: Path) -> Suite:
-    require_shared()
     root = tmp_path / "nubos"
     shutil.copytree(SRC, root)
     (root / "pyproject.toml").write_text(CONFIG, encoding="utf-8")

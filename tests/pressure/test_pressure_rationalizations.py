@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DATA, require_shared
+from conftest import NUBOS_SUITE
 from earnest.pressure.fixtures import load_fixture_file
 from earnest.pressure.models import Fixture, Rationalization
 from earnest.pressure.rationalizations import (
@@ -20,11 +20,10 @@ from earnest.pressure.rationalizations import (
     stem,
 )
 
-NUBOS = DATA / "nubos-pilot-suite" / "lib" / "pressure"
+NUBOS = NUBOS_SUITE / "lib" / "pressure"
 
 
 def real(name: str) -> Fixture:
-    require_shared()
     ff = load_fixture_file(NUBOS / f"{name}.json")
     assert ff.fixture is not None
     return ff.fixture
@@ -196,7 +195,6 @@ def test_paraphrased_excuses_match_the_real_fixtures(
 
 
 def test_the_corpus_covers_every_real_excuse() -> None:
-    require_shared()
     total = sum(len(load_fixture_file(p).fixture.rationalizations) for p in NUBOS.glob("*.json"))  # type: ignore[union-attr]
     assert len(PARAPHRASES) == total == len({(n, i) for n, i, _ in PARAPHRASES})
 
@@ -217,7 +215,6 @@ def test_unrelated_or_compliant_text_does_not_match(text: str) -> None:
 
 def test_counters_do_not_match_their_excuses_on_the_real_suite() -> None:
     # A counter argues against its excuse with many of its words; it must stay under the bar.
-    require_shared()
     for path in sorted(NUBOS.glob("*.json")):
         fx = load_fixture_file(path).fixture
         assert fx is not None
@@ -227,7 +224,6 @@ def test_counters_do_not_match_their_excuses_on_the_real_suite() -> None:
 
 
 def test_every_real_excuse_matches_itself_verbatim() -> None:
-    require_shared()
     for path in sorted(NUBOS.glob("*.json")):
         fx = load_fixture_file(path).fixture
         assert fx is not None
@@ -298,5 +294,4 @@ def test_never_raises(reply: str, excuses: list[str]) -> None:
 
 
 def test_real_fixture_paths_exist() -> None:
-    require_shared()
     assert isinstance(NUBOS, Path) and len(list(NUBOS.glob("*.json"))) == 7

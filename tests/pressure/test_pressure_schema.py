@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from suite_factory import good_fixture
 
-from conftest import DATA, EXAMPLES, require_shared
+from conftest import EXAMPLES, NUBOS_SUITE
 from earnest.pressure import PRESSURES
 from earnest.pressure.fixtures import OPTIONAL_FIELDS, REQUIRED_FIELDS
 from earnest.pressure.schema import FIXTURE_SCHEMA, fixture_schema_json
@@ -44,9 +44,8 @@ def test_example_fixtures_validate() -> None:
 
 
 def test_nubos_fixtures_validate() -> None:
-    require_shared()
     v = validator()
-    for path in sorted((DATA / "nubos-pilot-suite" / "lib" / "pressure").glob("*.json")):
+    for path in sorted((NUBOS_SUITE / "lib" / "pressure").glob("*.json")):
         assert list(v.iter_errors(json.loads(path.read_text(encoding="utf-8")))) == [], path.name
 
 

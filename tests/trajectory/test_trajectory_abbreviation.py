@@ -1,6 +1,6 @@
 """Abbreviating bulky tool-call arguments changes no classification, edit or score.
 
-For every real transcript under the shared data, the trajectories read with the bound
+For every real transcript under tests/data/transcripts, the trajectories read with the bound
 (``ABBREVIATE_ARGUMENTS`` on, the default) and without it must give the same effect
 evidence for every tool call, the same file edits and the same dimension scores.
 """

@@ -1,6 +1,6 @@
 """ATIF (Harbor's Agent Trajectory Interchange Format).
 
-The shared data holds no ATIF file; these documents follow the ATIF v1.4 RFC's shapes.
+No public ATIF file was collected; these documents follow the ATIF v1.4 RFC's shapes.
 """
 
 from __future__ import annotations

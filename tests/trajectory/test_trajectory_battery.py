@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import EXAMPLES, TRANSCRIPTS, require_shared
+from conftest import EXAMPLES, TRANSCRIPTS
 from earnest.stats import mean_interval, wilson_interval
 from earnest.trajectory import (
     OUTCOMES,
@@ -23,7 +23,6 @@ from earnest.trajectory import (
 
 
 def scored(relative: str, dimensions: tuple[str, ...] = ("all",)) -> TrajectoryResult:
-    require_shared()
     (t, *_) = read_trajectories(TRANSCRIPTS / relative, report=ReadReport())
     return score_trajectory(t, scorers_for(dimensions))
 
@@ -148,7 +147,6 @@ def test_battery_of_one_and_of_none_has_no_interval() -> None:
 
 
 def test_outcomes_over_every_real_transcript() -> None:
-    require_shared()
     counts: Counter[str] = Counter()
     for path in iter_paths([TRANSCRIPTS]):
         for t in read_trajectories(path, report=ReadReport()):
@@ -158,5 +156,6 @@ def test_outcomes_over_every_real_transcript() -> None:
             if r.completion_without_effect:
                 assert t.claimed_completion and r.replay.final_claim is not None
             counts[r.outcome] += 1
-    assert counts["abnormal"] >= 10 and counts["completion_without_effect"] >= 3
+    # the curated set: 73 trajectories; kimuson-1af7fc5e is the completion without effect
+    assert counts["abnormal"] >= 20 and counts["completion_without_effect"] >= 1
     assert counts["backed"] > counts["completion_without_effect"]

@@ -1,4 +1,4 @@
-"""Claude Code session transcripts: real sessions from the shared data, and odd shapes."""
+"""Claude Code session transcripts: real sessions from tests/data/transcripts, and odd shapes."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from conftest import TRANSCRIPTS, require_shared
+from conftest import TRANSCRIPTS
 from earnest.trajectory import ReadReport, read_claude_code_from, read_claude_run
 from earnest.trajectory.readers import read_trajectories
 
@@ -17,7 +17,6 @@ CC = TRANSCRIPTS / "claude-code"
 
 
 def one(path: Path, report: ReadReport | None = None) -> Any:
-    require_shared()
     found = list(read_trajectories(path, report=report if report is not None else ReadReport()))
     assert len(found) == 1
     return found[0]
@@ -78,7 +77,6 @@ def test_coverage_fix_session_claims_completion_backed_by_edits_and_pytest() -> 
 
 def test_split_api_messages_are_one_turn_each() -> None:
     path = CC / "willitrain-33c772d9-windows-ide.jsonl"
-    require_shared()
     lines = [json.loads(x) for x in path.read_bytes().splitlines() if x.strip()]
     assistant_lines = [x for x in lines if x.get("type") == "assistant"]
     ids = {x["message"]["id"] for x in assistant_lines}
@@ -369,7 +367,6 @@ def test_read_run_keeps_only_the_last_run(tmp_path: Path) -> None:
 
 
 def test_real_session_run_is_the_last_prompt_onward() -> None:
-    require_shared()
     run = read_claude_run(CC / "kimuson-fe5e1c67-orchestrator-nextjs-todo-sidechains.jsonl")
     assert run.user_request == "Thanks! Please update CLAUDE.md for current changes"
     assert run.messages[0].text == run.user_request

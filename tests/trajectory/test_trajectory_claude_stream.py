@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import TRANSCRIPTS, require_shared
+from conftest import TRANSCRIPTS
 from earnest.trajectory import ReadReport, read_trajectories
 
 STREAM = TRANSCRIPTS / "claude-stream-json"
@@ -14,7 +14,6 @@ HEADLESS = TRANSCRIPTS / "claude-headless-json"
 
 
 def one(path: Path) -> Any:
-    require_shared()
     (t,) = list(read_trajectories(path, report=ReadReport()))
     return t
 

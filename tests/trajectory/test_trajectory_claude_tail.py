@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import TRANSCRIPTS, require_shared
+from conftest import TRANSCRIPTS
 from earnest.hooks.config import HookConfig
 from earnest.hooks.core import RunView, decide
 from earnest.hooks.state import SessionState
@@ -96,7 +96,6 @@ def _real() -> list[Path]:
 
 @pytest.mark.parametrize("path", _real(), ids=lambda p: p.name[:40])
 def test_real_transcript_tail_equals_full_read(path: Path) -> None:
-    require_shared()
     assert_same_run(path, fast=True)  # no real session splits a message around a prompt
     assert find_run_start(path) == find_run_start(path, block=97)  # block edges move
 
@@ -126,7 +125,6 @@ def _cuts(lines: list[bytes]) -> list[int]:
     ],
 )
 def test_every_prefix_around_a_prompt_reads_the_same_run(tmp_path: Path, name: str) -> None:
-    require_shared()
     lines = (CC / name).read_bytes().splitlines(keepends=True)
     prefix = tmp_path / "t.jsonl"
     for cut in _cuts(lines):
@@ -135,7 +133,6 @@ def test_every_prefix_around_a_prompt_reads_the_same_run(tmp_path: Path, name: s
 
 
 def test_tail_starts_at_the_last_prompt_of_a_real_session() -> None:
-    require_shared()
     path = CC / "mclaude-3af9b1a7-6512--sync-repo-compacted.jsonl"
     start = find_run_start(path)
     assert start.prompt is not None and start.offset == start.prompt > 0
@@ -146,7 +143,6 @@ def test_tail_starts_at_the_last_prompt_of_a_real_session() -> None:
 
 
 def test_subagent_transcript_is_read_from_the_start() -> None:
-    require_shared()
     path = CC / "moredip-0ccf1a04.subagents.agent-a5bdbc1.jsonl"
     assert find_run_start(path).offset == 0  # every line is a sidechain
     assert assert_same_run(path).user_request

@@ -1,6 +1,6 @@
 """Codex CLI: the real rollout file, and ``codex exec --json`` event logs.
 
-No real ``exec --json`` log exists in the shared data (FORMATS.md, section H); the exec
+No real ``exec --json`` log was collected (tests/data/transcripts/SOURCE.md); the exec
 cases follow the event shapes documented for ``codex exec --json``.
 """
 
@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import TRANSCRIPTS, require_shared
+from conftest import TRANSCRIPTS
 from earnest.trajectory import ReadReport, read_trajectories
 
 
@@ -20,7 +20,6 @@ def write(path: Path, events: list[Any]) -> Path:
 
 
 def test_real_rollout() -> None:
-    require_shared()
     report = ReadReport()
     (t,) = read_trajectories(
         TRANSCRIPTS / "codex/kvsankar-real-codex-exec-session-01-redacted.jsonl", report=report

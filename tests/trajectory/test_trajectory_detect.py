@@ -1,4 +1,4 @@
-"""Format detection over the whole shared transcript tree, and on junk."""
+"""Format detection over the whole curated transcript tree (tests/data), and on junk."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TRANSCRIPTS, require_shared
+from conftest import TRANSCRIPTS
 from earnest.trajectory import detect_format, iter_paths
 
 EXPECTED = {
@@ -26,8 +26,7 @@ EXPECTED = {
 NOT_TRANSCRIPTS = {"sentinel-42a88904-manifest.json", "sentinel-42a88904-operations.json"}
 
 
-def test_every_shared_transcript_is_detected() -> None:
-    require_shared()
+def test_every_curated_transcript_is_detected() -> None:
     seen = 0
     for path in iter_paths([TRANSCRIPTS]):
         found = detect_format(path)
@@ -41,14 +40,13 @@ def test_every_shared_transcript_is_detected() -> None:
         else:
             want = EXPECTED[folder]
         assert found == want, path
-    assert seen == 65
+    assert seen == 59  # the curated set in tests/data/transcripts
 
 
 def test_directory_walk_skips_non_transcripts() -> None:
-    require_shared()
     names = [p.name for p in iter_paths([TRANSCRIPTS])]
     assert not [n for n in names if n.endswith((".diff", ".md"))]
-    assert len(names) == 70
+    assert len(names) == 61
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from conftest import TRANSCRIPTS, require_shared
+from conftest import TRANSCRIPTS
 from earnest.effects import DEFAULT_REGISTRY
 from earnest.trajectory import ReadReport, iter_paths, read_trajectories
 from earnest.trajectory.readers.claude_code import edits_for
@@ -57,7 +57,6 @@ def test_claude_code_edits_use_the_same_judgement() -> None:
 
 
 def test_every_file_edit_read_from_real_transcripts_is_a_file_tool_or_a_source_record() -> None:
-    require_shared()
     seen = 0
     for path in iter_paths([TRANSCRIPTS]):
         for t in read_trajectories(path, report=ReadReport()):

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from conftest import TRANSCRIPTS, require_shared
+from conftest import TRANSCRIPTS
 from earnest.trajectory import ReadReport, read_trajectories
 
 GEMINI = TRANSCRIPTS / "gemini-cli"
 
 
 def test_two_inits_are_two_sessions() -> None:
-    require_shared()
     report = ReadReport()
     first, second = read_trajectories(GEMINI / "metaphi-figma-010ac575-stream.jsonl", report=report)
     assert (first.id, second.id) == (
@@ -31,7 +30,6 @@ def test_two_inits_are_two_sessions() -> None:
 
 
 def test_result_error_is_an_api_error() -> None:
-    require_shared()
     first, _ = read_trajectories(GEMINI / "metaphi-figma-49bdd49a-stream-api-error.jsonl")
     assert first.termination.reason == "api_error"
     assert "INVALID_ARGUMENT" in first.termination.detail
@@ -39,7 +37,6 @@ def test_result_error_is_an_api_error() -> None:
 
 
 def test_no_result_event_is_truncated() -> None:
-    require_shared()
     (t,) = read_trajectories(GEMINI / "metaphi-figma-d00f7a9b-stream-no-result.jsonl")
     assert t.termination.reason == "truncated"
     assert len(t.tool_calls) == 41
@@ -47,7 +44,6 @@ def test_no_result_event_is_truncated() -> None:
 
 
 def test_native_chat_session() -> None:
-    require_shared()
     (t,) = read_trajectories(GEMINI / "metaphi-native-chat-session-7befeae5.json")
     assert t.format == "gemini-cli-session"
     assert t.id == "7befeae5-6b85-4b89-a3e3-c161793cc484"

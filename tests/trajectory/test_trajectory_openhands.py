@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from conftest import TRANSCRIPTS, require_shared
+from conftest import TRANSCRIPTS
 from earnest.trajectory import read_trajectories
 
 OH = TRANSCRIPTS / "openhands"
 
 
 def test_rename_backed_by_mv_exit_code_zero() -> None:
-    require_shared()
     (t,) = read_trajectories(OH / "openhands-trajs-wrong_initial_state.json")
     assert t.user_request == "Please rename game_2048.py to 2048.py"
     read1, mv, read2 = t.tool_calls
@@ -22,7 +21,6 @@ def test_rename_backed_by_mv_exit_code_zero() -> None:
 
 
 def test_edit_creates_the_game_file() -> None:
-    require_shared()
     (t,) = read_trajectories(OH / "openhands-trajs-basic.json")
     (edit,) = t.tool_calls
     assert edit.name == "str_replace_editor" and edit.outcome == "success"
@@ -31,7 +29,6 @@ def test_edit_creates_the_game_file() -> None:
 
 
 def test_gui_mode_still_running_server_has_no_exit_code() -> None:
-    require_shared()
     (t,) = read_trajectories(OH / "openhands-trajs-basic_gui_mode.json")
     server = next(c for c in t.tool_calls if "http.server" in c.arguments.get("command", ""))
     assert server.exit_code == -1 and server.outcome == "unknown"
@@ -39,7 +36,6 @@ def test_gui_mode_still_running_server_has_no_exit_code() -> None:
 
 
 def test_pure_chat() -> None:
-    require_shared()
     (t,) = read_trajectories(OH / "openhands-trajs-basic_interactions.json")
     assert t.tool_calls == () and t.termination.is_normal
     assert sum(m.kind == "prompt" for m in t.messages) == 3

@@ -1,20 +1,19 @@
-"""Engram, Antigravity and Anthropic managed-agent logs from the shared data."""
+"""Engram, Antigravity and Anthropic managed-agent logs (real, from tests/data/transcripts)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from conftest import TRANSCRIPTS, require_shared
+from conftest import TRANSCRIPTS
 from earnest.trajectory import ReadReport, read_trajectories
 
 
 def test_engram_transcript_cut_at_a_line_boundary() -> None:
-    require_shared()
     report = ReadReport()
     (t,) = read_trajectories(
         TRANSCRIPTS / "engram/sentinel-42a88904-transcript.jsonl", report=report
     )
-    assert t.format == "engram" and len(t.tool_calls) == 600
+    assert t.format == "engram" and len(t.tool_calls) == 60  # the curated copy: first 149 lines
     clone = t.tool_calls[0]
     # the transcript says the clone failed (operations.json wrongly says it did not)
     assert (clone.outcome, clone.exit_code) == ("error", 128)
@@ -22,7 +21,6 @@ def test_engram_transcript_cut_at_a_line_boundary() -> None:
 
 
 def test_antigravity_writes_without_execution() -> None:
-    require_shared()
     (t,) = read_trajectories(TRANSCRIPTS / "antigravity/applysense-transcript.jsonl")
     names = Counter(c.name for c in t.tool_calls)
     assert names["write_to_file"] == 77 and len(t.file_edits) == 77
@@ -32,7 +30,6 @@ def test_antigravity_writes_without_execution() -> None:
 
 
 def test_managed_agent_session() -> None:
-    require_shared()
     (t,) = read_trajectories(TRANSCRIPTS / "claude-managed-agents/openhai-context-location.jsonl")
     names = Counter(c.name for c in t.tool_calls)
     assert names["bash"] == 57 and names["write"] == 14 and names["edit"] == 9

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from conftest import TRANSCRIPTS, require_shared
+from conftest import TRANSCRIPTS
 from earnest.trajectory import read_trajectories
 
 SWE = TRANSCRIPTS / "swe-agent"
@@ -12,7 +12,6 @@ MINI = TRANSCRIPTS / "mini-swe-agent"
 
 
 def test_function_calling_tool_call_ids_list_is_matched() -> None:
-    require_shared()
     (t,) = read_trajectories(SWE / "sweagent-replay-function_calling-marshmallow-1867.traj")
     assert t.format == "swe-agent"
     names = Counter(c.name for c in t.tool_calls)
@@ -30,7 +29,6 @@ def test_function_calling_tool_call_ids_list_is_matched() -> None:
 
 
 def test_demo_without_info() -> None:
-    require_shared()
     (t,) = read_trajectories(SWE / "sweagent-demo-function_calling_simple.traj")
     assert len(t.tool_calls) == 5 and all(c.outcome == "success" for c in t.tool_calls)
     assert "exit_status" not in t.metadata
@@ -38,7 +36,6 @@ def test_demo_without_info() -> None:
 
 
 def test_legacy_commands_come_from_trajectory_steps() -> None:
-    require_shared()
     (t,) = read_trajectories(SWE / "sweagent-gpt4-pydicom-1458-legacy.traj")
     names = Counter(c.name for c in t.tool_calls)
     assert names["edit"] == 5 and names["bash"] == 3 and names["submit"] == 1
@@ -50,7 +47,6 @@ def test_legacy_commands_come_from_trajectory_steps() -> None:
 
 
 def test_mini_swe_agent_submissions() -> None:
-    require_shared()
     for name in ("13660", "14411", "14752"):
         (t,) = read_trajectories(MINI / f"miniswe-deepseek-django__django-{name}.traj.json")
         assert t.format == "mini-swe-agent" and t.id == f"django__django-{name}"

@@ -22,13 +22,30 @@ app = typer.Typer(
     ),
     no_args_is_help=True,
     add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from earnest import __version__
+
+        print(__version__)
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        help="Print earnest's version and exit.",
+        callback=_print_version,
+        is_eager=True,
+    ),
+) -> None:
     """Check whether an LLM agent's word is backed by its behaviour."""
 
 
@@ -78,12 +95,32 @@ _arrange()
 
 
 def run(argv: list[str]) -> int:
-    """Run the CLI; turn :class:`InputError` into ``earnest: file: place: message`` and exit 2."""
+    """Run the CLI; turn :class:`InputError` into ``earnest: file: place: message`` and exit 2.
+
+    A usage error (unknown command or option, a bad value) is printed in plain words by
+    :mod:`earnest.cli.usage`, with exit 2.
+    """
+    import typer.main
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+
+    from earnest.cli.usage import prepare, render_usage_error
+
+    command = prepare(typer.main.get_command(app))
     try:
-        app(args=argv, prog_name="earnest", standalone_mode=True)
+        result = command.main(args=argv, prog_name="earnest", standalone_mode=False)
     except InputError as exc:
         print(f"earnest: {exc.render()}", file=sys.stderr)
         return 2
+    except NoArgsIsHelpError as exc:
+        # A group run with no command: its help, on standard output as before.
+        print(exc.format_message())
+        return 2
+    except ClickException as exc:
+        print(render_usage_error(exc, command), file=sys.stderr)
+        return exc.exit_code
+    except typer.Abort:
+        print("Aborted!", file=sys.stderr)
+        return 1
     except SystemExit as exc:
         if exc.code is None:
             return 0
@@ -91,7 +128,7 @@ def run(argv: list[str]) -> int:
             return exc.code
         print(exc.code, file=sys.stderr)
         return 2
-    return 0
+    return result if isinstance(result, int) else 0
 
 
 __all__ = ["app", "run"]

@@ -43,15 +43,15 @@ def check_command(
     redaction(no_redact)
     import io
 
-    from rich.console import Console
-
-    from earnest.cli.output import emit, guard_output, screen_console
+    from earnest.cli.output import emit, format_for, guard_output, screen_console
     from earnest.pressure.check import run_check
     from earnest.pressure.lint import lint_json
     from earnest.pressure.suite import load_suite
     from earnest.report.check import check_junit
+    from earnest.report.console import plain_console
     from earnest.report.score import render_score_table, score_json
 
+    format = format_for(format, output)
     loaded = load_suite(suite)
     guard_output(output, suite=loaded)
     result = run_check(loaded)
@@ -76,11 +76,7 @@ def check_command(
         text = check_junit(result, loaded)
     else:
         buffer = io.StringIO()
-        console = (
-            Console(file=buffer, width=140, no_color=True, highlight=False)
-            if output is not None
-            else screen_console(buffer)
-        )
+        console = plain_console(buffer) if output is not None else screen_console(buffer)
         console.print(_lint_and_coverage_text(result, errors, warnings), markup=False, end="")
         if result.score is not None:
             render_score_table(result.score, console)

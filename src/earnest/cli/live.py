@@ -40,7 +40,7 @@ def _check_format(fmt: str) -> None:
 @app.command("run")
 def run(
     suite: Annotated[
-        Path | None, typer.Option("--suite", help="Suite folder (default: .).")
+        Path | None, typer.Option("--suite", "-s", help="Suite folder (default: .).")
     ] = None,
     profile: Annotated[
         list[str] | None,
@@ -92,7 +92,8 @@ def run(
     ] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Skip the cost confirmation.")] = False,
     resume: Annotated[
-        str | None, typer.Option("--resume", help="Resume RUN_ID: take only what is missing.")
+        str | None,
+        typer.Option("--resume", help="Resume RUN_ID (or latest): take only what is missing."),
     ] = None,
     max_cost: Annotated[
         float | None,
@@ -130,6 +131,12 @@ def run(
     from earnest.live.store import RunStore
 
     _check_format(fmt)
+    if no_shuffle and seed is not None:
+        raise InputError(
+            None,
+            "--seed",
+            "contradicts --no-shuffle (the fixture's own order has no seed): give one of them",
+        )
     ov = Overrides(
         profiles=tuple(profile or ()),
         base_url=base_url,
@@ -149,6 +156,8 @@ def run(
         if resume is not None:
             if not store.is_file():
                 raise InputError(store, None, "no run store here (pass --store PATH)")
+            with RunStore(store, create=False) as st:
+                resume = st.resolve(resume)  # `latest` names the newest run
             # One writer per run: taken before the missing samples are counted.
             held.enter_context(run_lock(store, resume))
         try:
@@ -237,7 +246,7 @@ def _take(plan: RunPlan, store: Path, yes: bool, fmt: str, progress_interval: fl
 
 @runs_app.command("show")
 def runs_show(
-    run_id: Annotated[str, typer.Argument(help="The run id.")],
+    run_id: Annotated[str, typer.Argument(help="The run id, or latest.")],
     store: StoreOpt = DEFAULT_STORE,
     fmt: FormatOpt = "table",
     no_redact: NoRedactOpt = False,
@@ -253,6 +262,7 @@ def runs_show(
 
     _check_format(fmt)
     with RunStore(store, create=False) as st:
+        run_id = st.resolve(run_id)
         summary = summarize(st.get_run(run_id), st.samples(run_id))
     sys.stdout.write(scrub(render_summary(summary, fmt)))
     raise typer.Exit(summary.exit_code())
@@ -263,14 +273,14 @@ def runs_list(
     store: StoreOpt = DEFAULT_STORE,
     fmt: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
 ) -> None:
-    """List the runs in a store, oldest first."""
+    """List the runs in a store, newest first."""
     from earnest.live.render import runs_table
     from earnest.live.store import RunStore
 
     if fmt not in ("table", "json"):
         raise InputError(None, "--format", f"unknown format {fmt!r} (use table or json)")
     with RunStore(store, create=False) as st:
-        runs = st.list_runs()
+        runs = st.list_runs()[::-1]  # newest first: the run you just made is on top
         counts = [st.count(r.run_id) for r in runs]
     sys.stdout.write(runs_table(runs, counts, fmt))
 
@@ -300,7 +310,7 @@ def runs_check(
 
 @app.command("export")
 def export(
-    run_id: Annotated[str, typer.Argument(help="The run id.")],
+    run_id: Annotated[str, typer.Argument(help="The run id, or latest.")],
     store: StoreOpt = DEFAULT_STORE,
     no_redact: NoRedactOpt = False,
 ) -> None:
@@ -314,6 +324,7 @@ def export(
     from earnest.live.store import RunStore
 
     with RunStore(store, create=False) as st:
+        run_id = st.resolve(run_id)
         st.get_run(run_id)
         records = st.samples(run_id)
     out = sys.stdout
@@ -347,14 +358,19 @@ def _side(ref: str, store: Path, which: str) -> object:
             ref, which, f"neither a baseline file nor a run (no store at {store}; pass --store)"
         )
     with RunStore(store, create=False) as st:
+        ref = st.resolve(ref)
         run = st.get_run(ref)
         return side_from_run(run, st.samples(ref))
 
 
 @app.command("compare")
 def compare(
-    baseline: Annotated[str, typer.Argument(help="Baseline: a run id or a baseline file.")],
-    candidate: Annotated[str, typer.Argument(help="Candidate: a run id or a baseline file.")],
+    baseline: Annotated[
+        str, typer.Argument(help="Baseline: a run id, latest, or a baseline file.")
+    ],
+    candidate: Annotated[
+        str, typer.Argument(help="Candidate: a run id, latest, or a baseline file.")
+    ],
     store: StoreOpt = DEFAULT_STORE,
     fmt: FormatOpt = "table",
     pair_profiles: Annotated[
@@ -393,7 +409,7 @@ def compare(
 
 @baseline_app.command("bless")
 def bless(
-    run_id: Annotated[str, typer.Argument(help="The run to bless.")],
+    run_id: Annotated[str, typer.Argument(help="The run to bless (a run id, or latest).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Baseline file to write.")],
     store: StoreOpt = DEFAULT_STORE,
     force: Annotated[
@@ -418,6 +434,7 @@ def bless(
     if output.parent.is_dir():
         guard_output(output, reads=[store])
     with RunStore(store, create=False) as st:
+        run_id = st.resolve(run_id)
         info = st.get_run(run_id)
         records = st.samples(run_id)
     if len(records) < info.total or any(r.void for r in records):

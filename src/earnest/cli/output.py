@@ -17,11 +17,13 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterable
+from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
+from earnest.errors import InputError
 from earnest.files import check_target, refuse_overwrite, write_text_atomic
 from earnest.redact import configure, scrub
 
@@ -66,7 +68,71 @@ def screen_console(buffer: io.StringIO) -> Console:
     terminal), so a table goes through :func:`emit`'s redaction like every other format."""
     from rich.console import Console
 
-    return Console(file=buffer, highlight=False, force_terminal=sys.stdout.isatty() or None)
+    from earnest.report.console import plain_console
+
+    if sys.stdout.isatty():
+        return Console(file=buffer, highlight=False, force_terminal=True)
+    return plain_console(buffer)  # piped: full width, nothing cut (earnest.report.console)
+
+
+F = TypeVar("F", bound=StrEnum)
+
+EXTENSION_FORMATS = {".json": "json", ".jsonl": "jsonl", ".xml": "junit", ".html": "html"}
+"""What a report file's name says it holds: ``-o out.json`` means JSON, ``.xml`` JUnit XML."""
+
+
+def _typed_on_command_line(name: str) -> bool:
+    from typer._click.core import ParameterSource
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    return ctx is not None and ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+
+
+def format_for(
+    given: F, output: Path | None, *, param: str = "format", explicit: bool | None = None
+) -> F:
+    """The report format: ``--format`` when typed, else what ``output``'s extension says.
+
+    ``-o out.json`` without ``--format`` writes JSON, not a table; ``--format json -o out.xml``
+    contradicts itself and is refused, as is an extension this command cannot write.
+    ``explicit`` says whether ``--format`` was typed (default: asked of the running command,
+    whose option is named ``param``).
+
+    Example:
+        >>> from enum import StrEnum
+        >>> class Fmt(StrEnum):
+        ...     table = "table"
+        ...     json = "json"
+        >>> format_for(Fmt.table, Path("out.json"), explicit=False)
+        <Fmt.json: 'json'>
+        >>> format_for(Fmt.table, Path("out.txt"), explicit=False)
+        <Fmt.table: 'table'>
+    """
+    if output is None:
+        return given
+    implied = EXTENSION_FORMATS.get(output.suffix.lower())
+    typed = _typed_on_command_line(param) if explicit is None else explicit
+    choices = [f.value for f in type(given)]
+    if typed:
+        if implied is not None and implied != given.value:
+            raise InputError(
+                output,
+                None,
+                f"--format {given.value} contradicts the file name, which says {implied}: "
+                f"drop --format or name the file to match",
+            )
+        return given
+    if implied is None:
+        return given
+    if implied not in choices:
+        raise InputError(
+            output,
+            None,
+            f"the file name says {implied}, which this command does not write "
+            f"(--format is one of {', '.join(choices)}): give --format or another name",
+        )
+    return type(given)(implied)
 
 
 def write_output(output: Path, text: str) -> None:
@@ -84,4 +150,13 @@ def emit(text: str, output: Path | None) -> None:
         typer.echo(scrub(text), nl=False)
 
 
-__all__ = ["NoRedactOpt", "emit", "guard_output", "redaction", "screen_console", "write_output"]
+__all__ = [
+    "EXTENSION_FORMATS",
+    "NoRedactOpt",
+    "emit",
+    "format_for",
+    "guard_output",
+    "redaction",
+    "screen_console",
+    "write_output",
+]

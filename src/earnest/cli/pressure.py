@@ -150,7 +150,10 @@ def prompt_command(
         help="rule: the agent doc as written; ablated: its claims section removed.",
     ),
     seed: int | None = typer.Option(
-        None, "--seed", help="Shuffle the options deterministically (default: fixture order)."
+        None,
+        "--seed",
+        min=0,
+        help="Shuffle the options deterministically (default: fixture order).",
     ),
     act: bool = typer.Option(
         False, "--act", help="The prompt of an acted-out sample (earnest run --act)."
@@ -193,7 +196,8 @@ def prompt_command(
         )
         return
     shown = ", ".join(f"{label}={cid}" for label, cid in rendered.labels.items())
-    print(f"# fixture {rendered.fixture_id}, arm {rendered.arm}, seed {rendered.seed}")
+    order = "fixture order" if rendered.seed is None else f"seed {rendered.seed}"
+    print(f"# fixture {rendered.fixture_id}, arm {rendered.arm}, {order}")
     print(f"# displayed order: {shown}  (order: {json.dumps(list(rendered.order))})")
     print("=== system ===")
     print(rendered.system, end="")

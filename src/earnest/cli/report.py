@@ -114,7 +114,7 @@ def report_command(
     from datetime import UTC, datetime
 
     from earnest import __version__
-    from earnest.cli.output import guard_output, write_output
+    from earnest.cli.output import format_for, guard_output, write_output
     from earnest.pressure.suite import load_suite
     from earnest.report.from_suite import suite_report
     from earnest.report.html import render_html
@@ -143,6 +143,7 @@ def report_command(
     if compare is not None:
         inputs.append(Path(compare))
     guard_output(output, reads=inputs, suite=load_suite(suite) if suite is not None else None)
+    fmt = format_for(fmt, output, param="fmt")
 
     generated = datetime.now(UTC).isoformat(timespec="seconds")
     if run is not None:

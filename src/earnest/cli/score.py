@@ -28,7 +28,7 @@ def score(
         show_default=False,
     ),
     suite: Path = typer.Option(
-        Path("."), "--suite", help="The suite folder (with earnest.toml).", show_default=True
+        Path("."), "--suite", "-s", help="The suite folder (with earnest.toml).", show_default=True
     ),
     fmt: ScoreFormat = typer.Option(
         ScoreFormat.table,
@@ -52,13 +52,13 @@ def score(
     import io
     import json
 
-    from rich.console import Console
-
-    from earnest.cli.output import emit, guard_output, screen_console
+    from earnest.cli.output import emit, format_for, guard_output, screen_console
     from earnest.pressure.score import score_replies
     from earnest.pressure.suite import load_suite
+    from earnest.report.console import plain_console
     from earnest.report.score import render_score_table, score_json, score_jsonl, score_junit
 
+    fmt = format_for(fmt, output, param="fmt")
     loaded = load_suite(suite)
     guard_output(output, reads=[Path(r) for r in replies if r != "-"], suite=loaded)
     result = score_replies(loaded, replies)
@@ -76,9 +76,7 @@ def score(
             render_score_table(result, screen_console(buffer))
             text = buffer.getvalue()
         else:
-            render_score_table(
-                result, Console(file=buffer, width=140, no_color=True, highlight=False)
-            )
+            render_score_table(result, plain_console(buffer))
             text = buffer.getvalue()
 
     emit(text, output)

@@ -85,6 +85,9 @@ def convert(
 
     if format not in _OUTPUT_FORMATS:
         raise InputError(None, "--format", f"must be one of {', '.join(_OUTPUT_FORMATS)}")
+    from earnest.cli.output import format_for
+
+    format = format_for(ConvertFormat(format), output).value
     if input_format is not None and input_format not in READERS:
         raise InputError(None, "--input-format", f"unknown format; known: {', '.join(READERS)}")
     files = list(iter_paths(paths))
@@ -128,6 +131,11 @@ def convert(
     if written == 0:
         where = ", ".join(str(p) for p in paths)
         raise InputError(where, None, "no readable trajectory found")
+
+
+class ConvertFormat(enum.StrEnum):
+    jsonl = "jsonl"
+    json = "json"
 
 
 class ScoreFormat(enum.StrEnum):
@@ -200,7 +208,7 @@ def score(
     Exit status: 0 scored, 1 the rate exceeds --fail-over, 2 bad input or nothing readable.
     """
     redaction(no_redact)
-
+    from earnest.cli.output import format_for
     from earnest.report.trajectory import (
         render_score_table,
         score_json,
@@ -209,6 +217,7 @@ def score(
     )
     from earnest.trajectory import Battery, score_trajectory, scorers_for
 
+    fmt = format_for(fmt, output, param="fmt")
     if fail_over is not None and not 0.0 <= fail_over <= 1.0:
         raise InputError(None, "--fail-over", f"must be a fraction from 0 to 1, got {fail_over}")
     names = [part for item in dimensions or ["default"] for part in item.split(",")]
@@ -290,10 +299,11 @@ def replay_gate(
     Exit status: 0 replayed, 2 bad input or nothing readable.
     """
     redaction(no_redact)
-
+    from earnest.cli.output import format_for
     from earnest.report.trajectory import render_replay_table, replay_json
     from earnest.trajectory import ReplayTally, TrajectoryReplay, replay_trajectory
 
+    fmt = format_for(fmt, output, param="fmt")
     files = _checked_files(paths, output, input_format)
     tally = ReplayTally(max_downgrades)
     replays: list[TrajectoryReplay] = []
@@ -350,16 +360,11 @@ def _finish_reading(report: ReadReport, count: int, files: int, paths: list[Path
 def _rendered(render: Callable[[Any], None], *, screen: bool = False) -> str:
     import io
 
-    from rich.console import Console
-
     from earnest.cli.output import screen_console
+    from earnest.report.console import plain_console
 
     buffer = io.StringIO()
-    console = (
-        screen_console(buffer)
-        if screen
-        else Console(file=buffer, width=160, no_color=True, highlight=False)
-    )
+    console = screen_console(buffer) if screen else plain_console(buffer)
     render(console)
     return buffer.getvalue()
 

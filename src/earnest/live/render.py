@@ -41,8 +41,10 @@ def fmt_interval(lo: float, hi: float, signed: bool = False) -> str:
 def _console() -> tuple[Any, io.StringIO]:
     from rich.console import Console
 
+    from earnest.report.console import stdout_width
+
     buf = io.StringIO()
-    return Console(file=buf, width=160, force_terminal=False, no_color=True), buf
+    return Console(file=buf, width=stdout_width(), force_terminal=False, no_color=True), buf
 
 
 def summary_table(s: RunSummary) -> str:

@@ -94,6 +94,10 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+LATEST = "latest"
+"""The run id that means the newest run in the store, wherever a run id is asked for."""
+
+
 @dataclass(frozen=True, slots=True)
 class RunInfo:
     """A run's row: configuration (``config``) and checksums of what it measured."""
@@ -317,11 +321,24 @@ class RunStore:
             earnest_version=row[8],
         )
 
+    def resolve(self, ref: str) -> str:
+        """The run id ``ref`` names: ``latest`` is the newest run in the store.
+
+        Anything else is returned as given (``get_run`` says when no such run exists).
+        """
+        if ref != LATEST:
+            return ref
+        row = self._db.execute(
+            "SELECT run_id FROM runs ORDER BY created_at DESC, rowid DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            raise InputError(self.path, LATEST, "no run yet: the store has no runs")
+        return str(row[0])
+
     def list_runs(self) -> list[RunInfo]:
         with self._guard():
             ids = [
-                r[0]
-                for r in self._db.execute("SELECT run_id FROM runs ORDER BY created_at, run_id")
+                r[0] for r in self._db.execute("SELECT run_id FROM runs ORDER BY created_at, rowid")
             ]
         return [self.get_run(i) for i in ids]
 

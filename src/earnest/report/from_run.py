@@ -46,6 +46,7 @@ from earnest.report.prompts import PromptBook
 
 def load_run(store: Path, run_id: str) -> tuple[RunInfo, list[SampleRecord]]:
     with RunStore(store, create=False) as st:
+        run_id = st.resolve(run_id)
         return st.get_run(run_id), st.samples(run_id)
 
 

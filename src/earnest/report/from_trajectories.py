@@ -148,9 +148,15 @@ def trajectory_section(
     cwe = s["completion_without_effect"]
     notes = []
     if report.skipped_lines:
-        notes.append(f"{report.skipped_lines} malformed or unknown line(s) skipped while reading")
+        where = ", ".join(f"{f} ({n})" for f, n in report.skipped_by_file.most_common())
+        notes.append(
+            f"{report.skipped_lines} malformed or unknown line(s) skipped while reading: {where}"
+        )
     if report.files_skipped:
-        notes.append(f"{report.files_skipped} file(s) were not transcripts")
+        notes.append(
+            f"{report.files_skipped} file(s) were not transcripts: "
+            + ", ".join(report.unread_files)
+        )
     section = TrajectorySection(
         trajectories=tuple(views),
         dimensions=tuple(_stat(k, v) for k, v in s["dimensions"].items()),

@@ -263,7 +263,9 @@ def ablation_section(p: PressureSection) -> str:
 def rationalizations_section(p: PressureSection) -> str:
     by_key = {s.key: s for s in p.samples}
     failing = {s.fixture_id for s in p.samples if s.verdict not in (None, "pass")}
-    rows = []
+    rows: list[str] = []
+    # Excuses no failed reply used are folded, so the used ones are what one sees.
+    unused: list[str] = []
     for e in p.excuses:
         users = [by_key[k] for k in e.samples if k in by_key]
         if users:
@@ -275,7 +277,7 @@ def rationalizations_section(p: PressureSection) -> str:
         else:
             # "never used" means something only where replies failed: passes are not matched
             used = '<span class="note">no failed reply</span>'
-        rows.append(
+        (rows if users else unused).append(
             f'<tr data-fixture="{esc(e.fixture_id)}"><td>{esc(e.fixture_id)}</td>'
             f"<td>#{e.index}</td>"
             f'<td class="excuse">{esc(e.excuse)}<div class="counter">counter: '
@@ -298,14 +300,22 @@ def rationalizations_section(p: PressureSection) -> str:
         if unmatched
         else '<div class="okbox">Every failed reply used a recorded excuse (or had nothing to read).</div>'
     )
-    table = (
-        '<div data-filter-scope="1"><table class="grid"><thead><tr><th>fixture</th><th>#</th>'
+    head = (
+        '<table class="grid"><thead><tr><th>fixture</th><th>#</th>'
         "<th>recorded excuse</th><th>used by failed replies</th></tr></thead><tbody>"
-        + "".join(rows)
-        + "</tbody></table></div>"
-        if rows
-        else ""
     )
+    table = (
+        f'<div data-filter-scope="1">{head}' + "".join(rows) + "</tbody></table></div>"
+        if rows
+        else '<p class="note">No recorded excuse was used by a failed reply.</p>'
+    )
+    if unused:
+        table += (
+            '<details class="unused" id="unused-excuses"><summary>'
+            f"{len(unused)} recorded excuse(s) no failed reply used</summary>"
+            f'<div data-filter-scope="1">{head}' + "".join(unused) + "</tbody></table></div>"
+            "</details>"
+        )
     return (
         '<section id="rationalizations"><h2>Rationalizations observed</h2>'
         '<p class="help">The excuses each fixture records, and the failed replies that used them '

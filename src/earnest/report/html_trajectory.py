@@ -7,6 +7,8 @@ Example:
 
 from __future__ import annotations
 
+from collections import Counter
+
 from earnest.report.html_pressure import pct
 from earnest.report.html_suite import tile
 from earnest.report.htmlsafe import clip, esc
@@ -68,18 +70,47 @@ def _flags(v: TrajectoryView) -> str:
     return out
 
 
-def _row(v: TrajectoryView) -> str:
-    scores = " ".join(f"{d.dimension[:4]} {d.score:.2f}" for d in v.scores)
+def trajectory_name(v: TrajectoryView, shared: bool) -> str:
+    """The file name, and for one of several runs in a file its task and trial.
+
+    Example:
+        >>> from earnest.report.model import TrajectoryView
+        >>> v = TrajectoryView("t1", "taubench-gpt-4o-airline#task-3-trial-1",
+        ...     "runs/taubench-gpt-4o-airline.json", "tau-bench", "backed", "", "", "", "")
+        >>> trajectory_name(v, shared=True)
+        'taubench-gpt-4o-airline.json · task-3-trial-1'
+    """
+    name = v.source.replace("\\", "/").rsplit("/", 1)[-1]
+    if not shared:
+        return name
+    _, sep, run = v.id.partition("#")
+    return f"{name} · {run if sep else v.id}"
+
+
+def dimension_bars(v: TrajectoryView) -> str:
+    """A small bar per dimension score, its name and value in the tooltip and for screen readers."""
+    bars = "".join(
+        f'<span class="dim" title="{esc(d.dimension)} {d.score:.2f}" role="img" '
+        f'aria-label="{esc(d.dimension)} {d.score:.2f}"><span class="dn">{esc(d.dimension[:4])}</span>'
+        f'<span class="db"><span class="df" style="width:{max(0.0, min(d.score, 1.0)) * 100:.0f}%">'
+        "</span></span></span>"
+        for d in v.scores
+    )
+    return f'<span class="dims">{bars}</span>'
+
+
+def _row(v: TrajectoryView, shared: bool) -> str:
     agg = "" if v.aggregate is None else f"{v.aggregate:.2f}"
+    name = trajectory_name(v, shared)
     return (
         f'<tr class="titem" data-key="{esc(v.key)}" data-outcome="{esc(v.outcome)}">'
-        f'<td title="{esc(v.source)}">{esc(clip(v.source.rsplit("/", 1)[-1], 60))}</td>'
+        f'<td class="tname" title="{esc(v.source)} ({esc(v.id)})">{esc(name)}</td>'
         f"<td>{esc(v.format)}</td>"
         f'<td><span class="badge {esc(v.outcome)}" title="{esc(OUTCOME_TEXT.get(v.outcome, ""))}">'
         f"{esc(v.outcome)}</span></td><td>{esc(clip(v.termination, 60))}</td>"
-        f"<td>{len(v.tool_calls)}</td><td>{esc(agg)}</td>"
-        f'<td class="note">{esc(scores)}</td>'
-        f"<td>{esc(clip(v.reason, 120))}{_flags(v)}</td>"
+        f'<td class="num">{len(v.tool_calls)}</td><td class="num">{esc(agg)}</td>'
+        f"<td>{dimension_bars(v)}</td>"
+        f'<td class="why">{esc(clip(v.reason, 120))}{_flags(v)}</td>'
         f'<td><button type="button" class="open" data-open="{esc(v.key)}">open</button></td></tr>'
     )
 
@@ -137,6 +168,7 @@ def trajectory_section(t: TrajectorySection) -> str:
         f'<option value="{esc(o)}">{esc(o)}</option>' for o, n in t.outcomes.items() if n
     )
     notes = "".join(f'<div class="warnbox">{esc(n)}</div>' for n in t.notes)
+    counts = Counter(v.source for v in t.trajectories)
     return (
         '<section id="trajectories"><h2>Trajectories</h2>'
         f'<p class="note">from {esc(", ".join(t.sources))}</p>{notes}'
@@ -155,13 +187,26 @@ def trajectory_section(t: TrajectorySection) -> str:
         f"<th>abnormal</th></tr></thead><tbody>{formats}</tbody></table>"
         '<h3 style="font-size:14px">Every trajectory</h3>'
         '<p><label for="filter-outcome" class="note">outcome </label>'
-        f'<select id="filter-outcome"><option value="">all</option>{options}</select></p>'
-        '<table class="grid" id="trajectories-table"><thead><tr><th>source</th><th>format</th>'
-        "<th>outcome</th><th>termination</th><th>tool calls</th><th>aggregate</th>"
-        "<th>dimensions</th><th>why</th><th></th></tr></thead><tbody>"
-        + "".join(_row(v) for v in t.trajectories)
+        f'<select id="filter-outcome"><option value="">all</option>{options}</select> '
+        '<label for="search-trajectories" class="note">search </label>'
+        '<input type="search" id="search-trajectories" placeholder="name, format, reason…"> '
+        '<span class="note">click a column heading to sort</span></p>'
+        '<table class="grid sortable" id="trajectories-table"><colgroup><col class="c-name">'
+        '<col class="c-format"><col class="c-outcome"><col class="c-term"><col class="c-num">'
+        '<col class="c-num"><col class="c-dims"><col class="c-why"><col class="c-open"></colgroup>'
+        "<thead><tr><th>trajectory</th><th>format</th>"
+        '<th>outcome</th><th>termination</th><th data-type="num">tool calls</th>'
+        '<th data-type="num">aggregate</th><th data-type="none">dimensions</th><th>why</th>'
+        '<th data-type="none"></th></tr></thead><tbody>'
+        + "".join(_row(v, counts[v.source] > 1) for v in t.trajectories)
         + "</tbody></table></section>"
     )
 
 
-__all__ = ["OUTCOME_COLORS", "trajectory_section", "trajectory_tiles"]
+__all__ = [
+    "OUTCOME_COLORS",
+    "dimension_bars",
+    "trajectory_name",
+    "trajectory_section",
+    "trajectory_tiles",
+]

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from earnest.report.console import name_cap
 from earnest.report.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
 from earnest.trajectory.battery import Battery, TrajectoryResult
 from earnest.trajectory.replay import ReplayTally, TrajectoryReplay
@@ -116,7 +117,7 @@ def render_score_table(battery: Battery, console: Console) -> None:
     table = Table(title="Trajectories", title_justify="left", show_edge=False, pad_edge=False)
     # Rich drops right-hand columns that do not fit: the name column gives way instead.
     others = 17 + 8 + 7 * (len(dims) + 1)
-    name_width = max(12, min(46, console.width - others))
+    name_width = max(12, min(name_cap(console, 46), console.width - others))
     table.add_column("trajectory", no_wrap=True, overflow="ellipsis", max_width=name_width)
     table.add_column("outcome", no_wrap=True, min_width=14)
     table.add_column("calls", justify="right", no_wrap=True, min_width=5)
@@ -222,7 +223,9 @@ def render_replay_table(
     table = Table(title="Gate replay", title_justify="left", show_edge=False, pad_edge=False)
     headers = ("runs", "claims", "passed", "downgraded", "exhausted")
     # Rich drops right-hand columns that do not fit: the name column gives way instead.
-    name_width = max(12, min(50, console.width - sum(len(h) + 3 for h in headers) - 21))
+    name_width = max(
+        12, min(name_cap(console, 50), console.width - sum(len(h) + 3 for h in headers) - 21)
+    )
     table.add_column("trajectory", no_wrap=True, overflow="ellipsis", max_width=name_width)
     for h in headers:
         table.add_column(h, justify="right", no_wrap=True, min_width=len(h))

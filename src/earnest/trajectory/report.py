@@ -44,6 +44,10 @@ class ReadReport:
     files_read: int = 0
     files_skipped: int = 0
     """Files that were empty, binary or of no recognised transcript format."""
+    skipped_by_file: Counter[str] = field(default_factory=Counter)
+    """:attr:`skipped_lines` per file, so a summary can name where they were."""
+    unread_files: list[str] = field(default_factory=list)
+    """The :attr:`files_skipped`, by name."""
     trajectories: int = 0
     formats: Counter[str] = field(default_factory=Counter)
     """Trajectories read, per source format."""
@@ -64,7 +68,14 @@ class ReadReport:
     def skip(self, file: str, line: int | None, message: str) -> None:
         """Count a skipped line and warn about it."""
         self.skipped_lines += 1
+        self.skipped_by_file[file] += 1
         self.warn(file, line, message)
+
+    def skip_file(self, file: str, message: str) -> None:
+        """Count a file that holds no transcript, and warn about it."""
+        self.files_skipped += 1
+        self.unread_files.append(file)
+        self.warn(file, None, message)
 
     def unknown(self, file: str, line: int | None, what: str) -> None:
         """Note an unrecognised block or record type; warn once per type and file."""

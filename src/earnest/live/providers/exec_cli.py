@@ -149,6 +149,23 @@ def build_argv(profile: Profile, system: str, system_file: str) -> list[str]:
     raise ProviderUnavailable(f"profile {profile.name}: unknown exec preset {preset!r}")
 
 
+def resolve_program(program: str, base: Path) -> str:
+    """The program to start: a relative path (``./agent.sh``, ``bin/agent``) is taken from
+    ``base``, the folder earnest was run from, because the child runs in a temporary folder;
+    a bare name (``claude``) is looked up on PATH as usual.
+
+    Example:
+        >>> resolve_program("./agent.sh", Path("/home/me/project"))
+        '/home/me/project/agent.sh'
+        >>> resolve_program("claude", Path("/home/me/project"))
+        'claude'
+    """
+    if os.sep not in program and (os.altsep is None or os.altsep not in program):
+        return program
+    path = Path(program).expanduser()
+    return str(path if path.is_absolute() else (base / path).absolute())
+
+
 def stdin_mode(profile: Profile) -> str:
     if profile.preset == "codex":
         return "combined"
@@ -181,7 +198,15 @@ class ExecProvider:
         probe = build_argv(profile, "", "")
         if not probe:
             raise ProviderUnavailable(f"profile {profile.name}: empty command")
-        if shutil.which(probe[0]) is None:
+        self._program = resolve_program(probe[0], Path.cwd())
+        if self._program != probe[0]:
+            if not os.access(self._program, os.X_OK) or Path(self._program).is_dir():
+                why = "is not executable" if Path(self._program).is_file() else "does not exist"
+                raise ProviderUnavailable(
+                    f"profile {profile.name}: {probe[0]!r} {why} (tried {self._program}, "
+                    f"relative to the folder earnest was run from; needed by {profile.spec})"
+                )
+        elif shutil.which(probe[0]) is None:
             raise ProviderUnavailable(
                 f"profile {profile.name}: {probe[0]!r} is not on PATH (needed by {profile.spec})"
             )
@@ -199,6 +224,7 @@ class ExecProvider:
             system_file = Path(workdir) / SYSTEM_FILE_NAME
             system_file.write_text(system, encoding="utf-8")
             argv = build_argv(self._profile, system, str(system_file))
+            argv[0] = self._program
             mode = stdin_mode(self._profile)
             stdin_text = user if mode == "user" else combine(system, user)
             if self._profile.preset == "gemini":

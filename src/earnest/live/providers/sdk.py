@@ -31,7 +31,7 @@ def missing_sdk(profile: Profile, package: str) -> ProviderUnavailable:
     """The provider's SDK is not installed: say which extra brings it."""
     return ProviderUnavailable(
         f"profile {profile.name}: the {package} provider needs the {package} package: "
-        f"pip install 'earnest[{package}]'"
+        f"pip install 'earnest[{package}]' (from a checkout: pip install -e '.[{package}]')"
     )
 
 

@@ -289,14 +289,46 @@
     if (s) { s.addEventListener("change", function () { filters[k] = s.value; apply(); }); }
   });
 
+  // Trajectories: the outcome filter and the search box together decide what is shown.
   var outcome = document.getElementById("filter-outcome");
-  if (outcome) {
-    outcome.addEventListener("change", function () {
-      document.querySelectorAll("tr.titem").forEach(function (r) {
-        r.classList.toggle("hidden", !!outcome.value && r.getAttribute("data-outcome") !== outcome.value);
-      });
+  var search = document.getElementById("search-trajectories");
+  function filterTrajectories() {
+    var want = outcome ? outcome.value : "";
+    var words = search ? search.value.toLowerCase().split(/\s+/).filter(Boolean) : [];
+    document.querySelectorAll("tr.titem").forEach(function (r) {
+      var text = (r.textContent + " " + (r.cells[0] ? r.cells[0].title : "")).toLowerCase();
+      var hide = (!!want && r.getAttribute("data-outcome") !== want) ||
+        words.some(function (w) { return text.indexOf(w) < 0; });
+      r.classList.toggle("hidden", hide);
     });
   }
+  if (outcome) { outcome.addEventListener("change", filterTrajectories); }
+  if (search) { search.addEventListener("input", filterTrajectories); }
+
+  // Sortable tables: a click on a heading sorts by that column, again reverses.
+  document.querySelectorAll("table.sortable").forEach(function (table) {
+    var heads = table.querySelectorAll("thead th");
+    heads.forEach(function (th, col) {
+      var kind = th.getAttribute("data-type");
+      if (kind === "none") { return; }
+      th.addEventListener("click", function () {
+        var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+        heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
+        var body = table.tBodies[0];
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (a, b) {
+          var x = a.cells[col].textContent.trim(), y = b.cells[col].textContent.trim();
+          if (kind === "num") {
+            var nx = x === "" ? -Infinity : parseFloat(x), ny = y === "" ? -Infinity : parseFloat(y);
+            return (nx - ny) * dir;
+          }
+          return x.localeCompare(y, undefined, { numeric: true }) * dir;
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+      });
+    });
+  });
 
   if (viewer) {
     viewer.addEventListener("close", function () { current = null; writeHash(); });

@@ -101,17 +101,14 @@ def read_trajectories(
     try:
         size = path.stat().st_size
     except OSError as exc:
-        report.files_skipped += 1
-        report.warn(name, None, f"cannot read: {exc.strerror or exc}")
+        report.skip_file(name, f"cannot read: {exc.strerror or exc}")
         return
     if size == 0:
-        report.files_skipped += 1
-        report.warn(name, None, "empty file")
+        report.skip_file(name, "empty file")
         return
     fmt = format or detect_format(path)
     if fmt is None:
-        report.files_skipped += 1
-        report.warn(name, None, "not a recognised transcript format (binary or unknown)")
+        report.skip_file(name, "not a recognised transcript format (binary or unknown)")
         return
     reader = reader_for(fmt)
     report.files_read += 1
