@@ -31,6 +31,11 @@ def check_command(
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Write the report to FILE instead of standard output."
     ),
+    no_citation: bool = typer.Option(
+        False,
+        "--no-citation",
+        help='Choice-only: citations are recorded but never fail a reply (citation = "optional").',
+    ),
 ) -> None:
     """Lint, coverage, and scoring of the suite's recorded replies, in one command: the CI entry point.
 
@@ -45,11 +50,11 @@ def check_command(
     from earnest.cli.output import emit
     from earnest.pressure.check import run_check
     from earnest.pressure.lint import lint_json
-    from earnest.pressure.suite import load_suite
+    from earnest.pressure.suite import load_suite, with_citation
     from earnest.report.check import check_junit
     from earnest.report.score import render_score_table, score_json
 
-    loaded = load_suite(suite)
+    loaded = with_citation(load_suite(suite), "optional" if no_citation else None)
     result = run_check(loaded)
     errors = sum(1 for d in result.diagnostics if d.severity == "error")
     warnings = len(result.diagnostics) - errors
@@ -58,6 +63,7 @@ def check_command(
         doc = {
             "ok": result.ok,
             "reasons": result.reasons(),
+            "citation": loaded.config.citation,
             "lint": lint_json(loaded, result.diagnostics),
             "coverage": {"suite": str(loaded.config.root), **result.coverage.to_json()},
             "replies": (

@@ -92,6 +92,13 @@ def run(
     progress_interval: Annotated[
         float, typer.Option("--progress-interval", help="Seconds between plain progress lines.")
     ] = 10.0,
+    no_citation: Annotated[
+        bool,
+        typer.Option(
+            "--no-citation",
+            help='Choice-only: citations are recorded but never fail a reply (citation = "optional").',
+        ),
+    ] = False,
 ) -> None:
     """Send the suite's fixtures to models or agent CLIs, judge and store every reply.
 
@@ -121,6 +128,7 @@ def run(
         shuffle=False if no_shuffle else None,
         max_cost=max_cost,
         fixtures=fixtures,
+        no_citation=no_citation,
     )
     try:
         if resume is not None:

@@ -12,7 +12,13 @@ Example:
 
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TextIO
 
 import typer
 
@@ -37,4 +43,29 @@ def emit(text: str, output: Path | None) -> None:
         typer.echo(text, nl=False)
 
 
-__all__ = ["emit", "write_output"]
+@contextmanager
+def streamed_output(output: Path | None) -> Iterator[TextIO]:
+    """A stream to write a report into as it is made: standard output, or a temporary file
+    beside ``output`` that replaces it only when the block ends without an error (so a failed
+    run never leaves a half-written report where the user's file was)."""
+    if output is None:
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent or ".")
+    except OSError as exc:
+        raise InputError(output, None, f"cannot write: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            yield fh
+        os.replace(tmp, output)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise InputError(output, None, f"cannot write: {exc.strerror}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+__all__ = ["emit", "streamed_output", "write_output"]

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from earnest.pressure.envelopes import StopReason
 from earnest.pressure.models import Fixture, Suite
 
 
@@ -57,12 +58,37 @@ class Judged:
     unmatched_failure: bool
     judgement: dict[str, Any]
 
+    @property
+    def truncated(self) -> bool:
+        """Cut off at the token limit before any decision: void in a live run."""
+        return self.judgement.get("unparseable_reason") == "truncated"
 
-def judge_reply(suite: Suite, fixture: Fixture, text: str, order: Sequence[str]) -> Judged:
-    """Judge ``text`` with ``earnest.pressure.verdict.judge`` (the one verdict function)."""
+
+def judge_reply(
+    suite: Suite,
+    fixture: Fixture,
+    text: str,
+    order: Sequence[str],
+    *,
+    stop: StopReason | None = None,
+) -> Judged:
+    """Judge ``text`` with ``earnest.pressure.verdict.judge`` (the one verdict function), under
+    the suite's citation settings; ``stop`` is how the provider said the reply ended.
+
+    ``truncated`` is set when the reply was cut at its token limit before any decision: the
+    harness cut it, so the runner records the sample as void rather than as the agent's
+    failure. A refusal is the model's answer and stays a verdict."""
     from earnest.pressure.verdict import judge
 
-    j = judge(fixture, suite.rules, text, order=tuple(order))
+    j = judge(
+        fixture,
+        suite.rules,
+        text,
+        order=tuple(order),
+        citation=suite.config.citation,
+        citations_from_reasoning=suite.config.citations_from_reasoning,
+        stop=stop,
+    )
     chosen = j.choices or ((j.choice,) if j.choice is not None else ())
     return Judged(
         verdict=j.verdict,

@@ -16,6 +16,7 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import secrets
 import time
@@ -338,7 +339,7 @@ class Runner:
             queue.popleft()
             record = await self._sample(prep)
             actual = record.cost
-            if record.void and record.error_kind != "timeout":
+            if record.void and record.error_kind not in ("timeout", "truncated"):
                 actual = 0.0  # refused or dropped before any tokens were generated
             budget.finish(prep.est_cost, actual)
             self.store.put_sample(record)
@@ -380,7 +381,24 @@ class Runner:
         except Exception as exc:  # an SDK's unexpected error voids one sample, not the run
             return self._void(prep, f"{type(exc).__name__}: {exc}", "error", 1, "", started)
         order = reply.order or prep.rendered.order
-        judged = judge_reply(self.suite, planned.fixture, reply.text, order)
+        judged = judge_reply(self.suite, planned.fixture, reply.text, order, stop=reply.stop)
+        if judged.truncated:
+            # The harness's token limit cut the reply before it decided: not the agent's answer.
+            void = self._void(
+                prep,
+                "the reply was cut off at its token limit before any decision",
+                "truncated",
+                attempts,
+                reply.raw,
+                started,
+            )
+            return dataclasses.replace(
+                void,
+                reply=reply.text,
+                tokens_in=reply.tokens_in,
+                tokens_out=reply.tokens_out,
+                cost=self._cost(prep, reply),
+            )
         return SampleRecord(
             **self._common(prep, order),
             raw_reply=reply.raw,

@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from earnest.pressure.envelopes import StopReason
+
 ErrorKind = Literal[
     "rate_limit",
     "server_error",
@@ -56,6 +58,9 @@ class ProviderReply:
     latency: float = 0.0
     order: tuple[str, ...] | None = None
     model: str | None = None
+    stop: StopReason | None = None
+    """``refusal`` (the model refused) or ``truncated`` (cut at the token limit), when the
+    provider said so; ``None`` otherwise."""
 
 
 class ProviderError(Exception):
@@ -111,6 +116,7 @@ class Provider(Protocol):
 
 
 __all__ = [
+    "StopReason",
     "ErrorKind",
     "Provider",
     "ProviderError",
