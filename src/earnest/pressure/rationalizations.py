@@ -73,6 +73,28 @@ _TABLE = str.maketrans(
         "‘": "'",
     }
 )
+# str.translate is fast only on ASCII text (~4 us for 2 KB, ~90 us once one "é" is in it). The
+# same translation, for any text: the table's few non-ASCII keys are replaced first, then the
+# ASCII keys are translated on the UTF-8 bytes, where every byte of a non-ASCII character is
+# >= 0x80 and so never one of them. The result is identical, character for character.
+_WIDE_KEYS: tuple[tuple[str, str], ...] = tuple(
+    (chr(k), v) for k, v in _TABLE.items() if k > 127 and isinstance(v, str)
+)
+_BYTE_TABLE = bytes(
+    ord(_TABLE[i]) if i in _TABLE and isinstance(_TABLE[i], str) else i for i in range(256)
+)
+
+
+def _translate(low: str) -> str:
+    """``low.translate(_TABLE)``, fast for text that is not ASCII too."""
+    if low.isascii():
+        return low.translate(_TABLE)
+    for key, value in _WIDE_KEYS:
+        if key in low:
+            low = low.replace(key, value)
+    return low.encode("utf-8", "surrogatepass").translate(_BYTE_TABLE).decode("utf-8", "surrogatepass")
+
+
 _SUFFIXES: tuple[tuple[str, str], ...] = (
     ("ies", "y"),
     ("ied", "y"),
@@ -127,7 +149,7 @@ def _classify(token: str) -> str | None:
 
 def _sentences(low: str) -> list[str]:
     """Lower-cased text cut into sentences whose words are separated by whitespace."""
-    return low.translate(_TABLE).split("\n")
+    return _translate(low).split("\n")
 
 
 def content_words(text: str) -> list[str]:
@@ -259,7 +281,7 @@ class _Matcher:
             return (), None
         if not reply or reply.isspace():
             return (), 0 if self.words else None
-        text = (reply.lower() if low is None else low).translate(_TABLE)
+        text = _translate(reply.lower() if low is None else low)
         # Sentences as lists of raw tokens; a sentence without a token never counts (nor does it
         # separate a window's sentences).
         sentences = list(filter(None, map(str.split, text.split("\n"))))
