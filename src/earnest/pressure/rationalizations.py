@@ -81,7 +81,7 @@ _WIDE_KEYS: tuple[tuple[str, str], ...] = tuple(
     (chr(k), v) for k, v in _TABLE.items() if k > 127 and isinstance(v, str)
 )
 _BYTE_TABLE = bytes(
-    ord(_TABLE[i]) if i in _TABLE and isinstance(_TABLE[i], str) else i for i in range(256)
+    ord(_TABLE[i]) if i < 128 and isinstance(_TABLE.get(i), str) else i for i in range(256)
 )
 
 
