@@ -81,7 +81,7 @@ class Unwrapped:
 def unwrap_envelope(text: str) -> Unwrapped:
     """Unwrap ``text`` if it is a known envelope; return it unchanged otherwise."""
     head = text[:1]
-    if head not in ("{", '"') and not head.isspace():  # plain text, the common case
+    if head not in ("{", '"', "[") and not head.isspace():  # plain text, the common case
         return Unwrapped(text)
     names: list[str] = []
     error: str | None = None
@@ -109,7 +109,7 @@ def _unwrap_once(text: str) -> Unwrapped | None:
     head = text[:1]
     if head.isspace():
         head = text.lstrip()[:1]
-    if head not in ("{", '"'):
+    if head not in ("{", '"', "["):
         return None
     stripped = text.strip()
     try:
