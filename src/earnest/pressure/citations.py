@@ -34,11 +34,11 @@ _ID = r"[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*"
 _NUMERIC_ID = r"(?=[A-Za-z.-]*\d)[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*"
 # Each part is matched in place, one after the other, and no two unbounded runs of the same
 # characters ever meet (``\s*#?\s*`` did, and made "Rule 1," plus 50,000 newlines quadratic).
-_HEAD = re.compile(r"rules?(?:\s*[#\u2116]\s*|\s+)", re.IGNORECASE)
+_HEAD = re.compile(r"rules?(?:\s*+[#\u2116]\s*+|\s++)", re.IGNORECASE)
 _FIRST = re.compile(rf"({_ID})\b")
 _NEXT = re.compile(
-    r"\s*(,\s*and\b|,\s*or\b|,|&|/|\+|\band\b|\bor\b|[\u2013\u2014-]|\bthrough\b|\bthru\b|\bto\b)"
-    rf"\s*(?:#\s*)?({_NUMERIC_ID})\b",
+    r"\s*+(,\s*+and\b|,\s*+or\b|,|&|/|\+|\band\b|\bor\b|[\u2013\u2014-]|\bthrough\b|\bthru\b|\bto\b)"
+    rf"\s*+(?:#\s*+)?({_NUMERIC_ID})\b",
     re.IGNORECASE,
 )
 _RANGE_WORDS = frozenset({"-", "\u2013", "\u2014", "through", "thru", "to"})
@@ -150,7 +150,7 @@ def normalize_rule_id(rule_id: str | int) -> str:
 
 
 _WORDS = re.compile(r"[^\W_]+")
-_SEPARATOR = r"[\W_]+"
+_SEPARATOR = r"[\W_]++"
 
 
 def normalize_phrase(text: str) -> str:
@@ -176,9 +176,9 @@ def phrase_pattern(phrase: str) -> re.Pattern[str] | None:
 
 
 _PHRASE_END = r"(?![^\W_])"
-_HYPHEN_SEPARATOR = r"[\W_]*"
+_HYPHEN_SEPARATOR = r"[\W_]*+"
 _JOINS = re.compile(r"(?<=[^\W_])[\W_]+(?=[^\W_])")
-_ANY_SEPARATOR = re.compile(r"\[\\W_\][+*]")
+_ANY_SEPARATOR = re.compile(r"\[\\W_\][+*]\+")
 
 
 def _pattern_words(pattern: re.Pattern[str]) -> tuple[str, ...]:

@@ -56,30 +56,33 @@ UnparseableReason = Literal["empty", "no_decision", "unknown_label"]
 UNPARSEABLE_REASONS: tuple[str, ...] = ("empty", "no_decision", "unknown_label")
 
 # A candidate line: decoration, then "choice", then more decoration, then ":".
-_CANDIDATE = re.compile(r"^[ \t>#*_~`$+\-•\d.)]*choice[ \t*_~`$]*[:：](.*)$", re.I | re.M)
+# Every run of blanks or decoration is possessive (``*+``): what follows it can never start
+# with the same characters, so giving some back could never help, and never retrying them keeps
+# each match linear in the line (a long run of spaces used to cost a pass per character).
+_CANDIDATE = re.compile(r"^[ \t>#*_~`$+\-•\d.)]*+choice[ \t*_~`$]*+[:：](.*)$", re.I | re.M)
 _DECORATION_ONLY = re.compile(r"[ \t>#*_~`$+\-•\d.)]*")
 _DECORATION = re.compile(r"[*_~`$]+")
 _LEAD = re.compile(
-    r"^(?:[ \t]*(?:>|#{1,6}(?=[ \t]|$)|[-*+•](?=[ \t])|\d{1,3}[.)](?=[ \t])))*[ \t]*"
+    r"^(?:[ \t]*+(?:>|#{1,6}(?=[ \t]|$)|[-*+•](?=[ \t])|\d{1,3}[.)](?=[ \t])))*[ \t]*+"
 )
 # The full-width colon "：" is how Chinese (and Japanese) replies write the decision line.
-_KEYWORD = re.compile(r"^choice[ \t]*[:：][ \t]*", re.I)
+_KEYWORD = re.compile(r"^choice[ \t]*+[:：][ \t]*+", re.I)
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.M)
 _PLACEHOLDER = re.compile(
-    r"^[(\[<{]?[ \t]*(?:letter|label|option|x|your (?:choice|letter)|\.\.\.|…)[ \t]*[)\]>}]?[ \t]*$",
+    r"^[(\[<{]?[ \t]*+(?:letter|label|option|x|your (?:choice|letter)|\.\.\.|…)[ \t]*+[)\]>}]?[ \t]*+$",
     re.I,
 )
 _LABEL = re.compile(
-    r"^(?:option[ \t]+)?[(\[<{]?[ \t]*([A-Za-z])(?![A-Za-z0-9'’])[ \t]*[)\]>}]?",
+    r"^(?:option[ \t]++)?[(\[<{]?[ \t]*+([A-Za-z])(?![A-Za-z0-9'’])[ \t]*+[)\]>}]?",
     re.I,
 )
 _MORE = re.compile(
-    r"[ \t]*(?:,[ \t]*(?:and|or)\b|,|/|&|\+|;|\||\band/or\b|\band\b|\bor\b)[ \t]*"
-    r"(?:option[ \t]+)?[(\[<{]?[ \t]*([A-Za-z])(?![A-Za-z0-9'’])[ \t]*[)\]>}]?",
+    r"[ \t]*+(?:,[ \t]*+(?:and|or)\b|,|/|&|\+|;|\||\band/or\b|\band\b|\bor\b)[ \t]*+"
+    r"(?:option[ \t]++)?[(\[<{]?[ \t]*+([A-Za-z])(?![A-Za-z0-9'’])[ \t]*+[)\]>}]?",
     re.I,
 )
 _LIST_END = re.compile(
-    r"[ \t]*(?:$|[.,;:!?)\]>}/&+|—–-]|(?:,[ \t]*)?(?:and|or)[ \t]+[(\[<{]?[A-Za-z](?![A-Za-z0-9]))",
+    r"[ \t]*+(?:$|[.,;:!?)\]>}/&+|—–-]|(?:,[ \t]*+)?(?:and|or)[ \t]++[(\[<{]?[A-Za-z](?![A-Za-z0-9]))",
     re.I,
 )
 
@@ -204,30 +207,30 @@ def _option_spans(value: str, options: Mapping[str, str]) -> tuple[tuple[int, in
 
 
 def _decision_lines(text: str, low: str) -> list[_Line]:
-    found: list[tuple[int, tuple[str, ...], str, tuple[tuple[str, int], ...], str]] = []
-    for start, raw in _candidates(text, low):
-        # Decision lines repeat across replies ("CHOICE: B"): each distinct one is read once.
-        read = _read_line(raw) if len(raw) <= _MEMO_LINE else _read_line.__wrapped__(raw)
-        if read is not None:
-            found.append((start, *read))
-    # Fences only decide which of several decision lines count: a lone one counts either way.
-    # One-character probes first: memchr is ~20x cheaper than a three-character search.
+    lines: list[_Line] = []
+    # Fences only decide which of several decision lines count; the spans are found up front
+    # (one linear pass) when the reply has a fence at all. One-character probes first: memchr
+    # is ~20x cheaper than a three-character search.
     fences: tuple[tuple[int, int], ...] = ()
-    if len(found) > 1 and (("`" in text and "```" in text) or ("~" in text and "~~~" in text)):
+    if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
         fences = _fence_spans(text)
     starts = [a for a, _ in fences]
-    lines: list[_Line] = []
     # Line numbers are counted on from the previous decision line, never from the start of
     # the reply again: a reply of many decision lines costs one pass, not one per line.
     number, counted = 1, 0
-    for start, labels, raw, fallbacks, value in found:
+    for start, raw in _candidates(text, low):
+        # Decision lines repeat across replies ("CHOICE: B"): each distinct one is read once.
+        read = _read_line(raw) if len(raw) <= _MEMO_LINE else _read_line.__wrapped__(raw)
+        if read is None:
+            continue
         number += text.count("\n", counted, start)
         counted = start
         fenced = False
         if fences:
             i = bisect_right(starts, start) - 1  # spans are disjoint and in order
             fenced = i >= 0 and start < fences[i][1]
-        lines.append(_Line(number, labels, raw, fenced, fallbacks, value))
+        labels, stripped, fallbacks, value = read
+        lines.append(_Line(number, labels, stripped, fenced, fallbacks, value))
     return lines
 
 

@@ -201,7 +201,7 @@ def _one_word(text: str) -> str | None:
 
 def _text_pattern(text: str) -> re.Pattern[str]:
     # must_cite: a case-insensitive substring in which any run of whitespace matches any other.
-    return re.compile(r"\s+".join(re.escape(part) for part in text.lower().split()))
+    return re.compile(r"\s++".join(re.escape(part) for part in text.lower().split()))
 
 
 def check_order(fixture: Fixture, order: Sequence[str]) -> tuple[str, ...]:
