@@ -327,12 +327,47 @@ _LONE = re.compile(r"(?<![A-Za-z0-9'’_-])([A-Za-z])(?![A-Za-z0-9'’_-])")
 # The word before a letter (skipping "option"/"plan"), read backwards from the letter.
 _WORD_BEFORE = re.compile(r"([A-Za-z']+)[^A-Za-z0-9']{0,4}$")
 _NEGATIONS = frozenset(
-    "not never no nor than over vs versus against without except excluding instead reject "
-    "rejecting rejected avoid avoiding skip skipping drop dropping".split()
+    [
+        "not",
+        "never",
+        "no",
+        "nor",
+        "than",
+        "over",
+        "vs",
+        "versus",
+        "against",
+        "without",
+        "except",
+        "excluding",
+        "instead",
+        "reject",
+        "rejecting",
+        "rejected",
+        "avoid",
+        "avoiding",
+        "skip",
+        "skipping",
+        "drop",
+        "dropping",
+    ]
 )
 # Words that introduce a second option kept in reserve: "or A", "then A", "otherwise A".
 _FALLBACK_CUES = frozenset(
-    "or then otherwise else with and plus alternatively fallback backup failing to".split()
+    [
+        "or",
+        "then",
+        "otherwise",
+        "else",
+        "with",
+        "and",
+        "plus",
+        "alternatively",
+        "fallback",
+        "backup",
+        "failing",
+        "to",
+    ]
 )
 _FILLERS = frozenset({"option", "plan", "choice", "to"})
 

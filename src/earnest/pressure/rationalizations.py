@@ -92,7 +92,9 @@ def _translate(low: str) -> str:
     for key, value in _WIDE_KEYS:
         if key in low:
             low = low.replace(key, value)
-    return low.encode("utf-8", "surrogatepass").translate(_BYTE_TABLE).decode("utf-8", "surrogatepass")
+    return (
+        low.encode("utf-8", "surrogatepass").translate(_BYTE_TABLE).decode("utf-8", "surrogatepass")
+    )
 
 
 _SUFFIXES: tuple[tuple[str, str], ...] = (

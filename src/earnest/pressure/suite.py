@@ -10,7 +10,6 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-
 from pathlib import Path
 
 from earnest.errors import InputError

@@ -292,8 +292,7 @@ def judge(
     found = citations.mentioned(cite_text, cite_low) if compliant else None
     matched: tuple[RationalizationMatch, ...]
     passing = found is not None and (
-        not required
-        or (not missing_strings and citations.cites(prep.rule, cite_low, found))
+        not required or (not missing_strings and citations.cites(prep.rule, cite_low, found))
     )
     if passing and found is not None:
         # A pass: no excuses to match; the other rules are found by scanning for their titles.

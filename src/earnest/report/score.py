@@ -70,7 +70,9 @@ def stream_json(
         for s in scored:
             tally.add(s)
             spool.write("    " if first else ",\n    ")
-            spool.write(json.dumps(s.as_dict(), ensure_ascii=False, indent=2).replace("\n", "\n    "))
+            spool.write(
+                json.dumps(s.as_dict(), ensure_ascii=False, indent=2).replace("\n", "\n    ")
+            )
             first = False
         summary = tally.result().summary()
         if suite is not None:
@@ -168,9 +170,7 @@ def score_junit_suite(
             )
         )
     counts = tuple((v, str(result.counts.get(v, 0))) for v in VERDICTS)
-    return JUnitSuite(
-        suite_name, tuple(cases), properties=(*counts, ("citation", result.citation))
-    )
+    return JUnitSuite(suite_name, tuple(cases), properties=(*counts, ("citation", result.citation)))
 
 
 def render_score_table(result: ScoreResult, console: Console) -> None:

@@ -116,11 +116,11 @@ class Provider(Protocol):
 
 
 __all__ = [
-    "StopReason",
     "ErrorKind",
     "Provider",
     "ProviderError",
     "ProviderReply",
     "ProviderUnavailable",
     "SampleKey",
+    "StopReason",
 ]
