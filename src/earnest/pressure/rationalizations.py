@@ -284,14 +284,12 @@ class _Matcher:
         if not reply or reply.isspace():
             return (), 0 if self.words else None
         text = _translate(reply.lower() if low is None else low)
-        # Sentences as lists of raw tokens; a sentence without a token never counts (nor does it
-        # separate a window's sentences).
-        sentences = list(filter(None, map(str.split, text.split("\n"))))
         # Each token's excuse-word bit (0 for any other word; a token not seen before is
         # classified on the way). Every step up to the per-sentence masks runs in C (split,
         # map, filter, reduce): a reply has hundreds of tokens, and Python-level work per token
-        # would cost more than all the rest.
-        bits = list(map(self.classes.__getitem__, chain.from_iterable(sentences)))
+        # would cost more than all the rest. "\n" is whitespace, so the reply's tokens are its
+        # sentences' tokens in order: the sentences are only cut once an excuse could match.
+        bits = list(map(self.classes.__getitem__, text.split()))
         # The whole reply's words bound every window's score: most replies, and most excuses,
         # stop here, before any per-sentence work.
         everything = reduce(or_, filter(None, bits), 0)
@@ -303,10 +301,13 @@ class _Matcher:
         )
         if not candidates:
             return (), present
+        # Sentences as their token counts; a sentence without a token never counts (nor does it
+        # separate a window's sentences).
+        sizes = list(filter(None, map(len, map(str.split, text.split("\n")))))
         # Each token's sentence number, built in C; only the few tokens that are excuse words
         # are then placed into their sentence's mask in Python.
-        numbers = chain.from_iterable(map(repeat, count(), map(len, sentences)))
-        masks = [0] * len(sentences)
+        numbers = chain.from_iterable(map(repeat, count(), sizes))
+        masks = [0] * len(sizes)
         for sentence, bit in compress(zip(numbers, bits, strict=True), bits):
             masks[sentence] |= bit
         windows = self._windows(masks)

@@ -31,6 +31,9 @@ Example:
 from __future__ import annotations
 
 _TAGS: tuple[str, ...] = ("think", "thinking", "reasoning")
+# "<think" finds "<think>" and "<thinking>"; a close tag always follows its opening one or
+# stands for it, and "</think" ends in "think>" too, so three probes cover all six tags.
+_NEEDLES: tuple[str, ...] = ("think>", "thinking>", "reasoning>")
 
 
 def split_reasoning(text: str, low: str | None = None) -> tuple[str, str]:
@@ -43,7 +46,7 @@ def split_reasoning(text: str, low: str | None = None) -> tuple[str, str]:
     low = text.lower() if low is None else low
     if len(low) != len(text):  # lowering moved offsets: find tags in a same-length copy
         low = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
-    if not any(f"<{t}>" in low or f"</{t}>" in low for t in _TAGS):
+    if not any(tag in low for tag in _NEEDLES):
         return text, ""
     answer: list[str] = []
     reasoning: list[str] = []

@@ -291,15 +291,15 @@ def judge(
     # that is settled first; the full list of rules it cites is then found the cheaper way.
     found = citations.mentioned(cite_text, cite_low) if compliant else None
     matched: tuple[RationalizationMatch, ...]
-    passing = found is not None and (
-        not required or (not missing_strings and citations.cites(prep.rule, cite_low, found))
+    target = (
+        found is not None
+        and (not missing_strings or not required)
+        and citations.cites(prep.rule, cite_low, found)
     )
-    if passing and found is not None:
+    if found is not None and (target or not required):
         # A pass: no excuses to match; the other rules are found by scanning for their titles.
         matched = ()
-        if citations.cites(prep.rule, cite_low, found):
-            found = found | {prep.rule}
-        cited = citations.cited(cite_text, cite_low, found=found)
+        cited = citations.cited(cite_text, cite_low, found=found | {prep.rule} if target else found)
     elif cite_text is text:
         # A failure: its words are read once, for the recorded excuses and for the citations
         # together, instead of also scanning the reply once per title.
