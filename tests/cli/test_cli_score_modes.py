@@ -4,6 +4,7 @@ run), citations from reasoning, and ``earnest score`` streaming with flat memory
 from __future__ import annotations
 
 import json
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -106,7 +107,12 @@ def test_score_streams_jsonl_as_it_judges(tmp_path: Path) -> None:
     try:
         proc.stdin.write(json.dumps(UNCITED) + "\n")
         proc.stdin.flush()
-        first = proc.stdout.readline()  # blocks until the first reply is judged and written
+        # The first result arrives while stdin is still open (a batch writer would wait for EOF).
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        if not ready:
+            proc.kill()
+            pytest.fail("no result on stdout before the input ended: not streamed")
+        first = proc.stdout.readline()
         assert json.loads(first)["verdict"] == "fail-citation"
         proc.stdin.write(json.dumps(UNCITED) + "\n")
         proc.stdin.close()

@@ -83,7 +83,7 @@ def score(
         with streamed_output(output) as out:
             scored = iter_scored(loaded, replies)
             if fmt is ScoreFormat.jsonl:
-                stream_jsonl(scored, tally, out)
+                stream_jsonl(scored, tally, out, flush=output is None)
             else:
                 stream_json(scored, tally, out, files=replies, suite=str(suite))
         result = tally.result()

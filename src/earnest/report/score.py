@@ -47,12 +47,17 @@ def score_json(
     return {"summary": summary, "replies": [r.as_dict() for r in result.replies]}
 
 
-def stream_jsonl(scored: Iterable[ScoredReply], tally: ScoreTally, out: TextIO) -> None:
-    """Write each scored reply as one JSON line as soon as it is judged; keep only counts."""
+def stream_jsonl(
+    scored: Iterable[ScoredReply], tally: ScoreTally, out: TextIO, *, flush: bool = False
+) -> None:
+    """Write each scored reply as one JSON line as soon as it is judged; keep only counts.
+    ``flush``: push every line out at once (a pipe reader sees each result as it is judged)."""
     for s in scored:
         tally.add(s)
         out.write(json.dumps(s.as_dict(), ensure_ascii=False))
         out.write("\n")
+        if flush:
+            out.flush()
 
 
 def stream_json(
