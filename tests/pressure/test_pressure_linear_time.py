@@ -105,10 +105,17 @@ def ratio(fn_of: Callable[[int], Callable[[], object]]) -> float:
     # the cyclic collector while measuring: a full collection rescans it, and a 1 MB reply that
     # allocates 100,000 decision lines triggers a few, which is the test runner's cost, not the
     # scorer's (an ``earnest score`` process has almost no heap of its own).
+    # Other processes on a busy machine only ever add cost, so the best of a few attempts is
+    # the truest ratio; a quadratic scan (~10,000x here) never comes near the bound in any.
     gc.collect()
     gc.freeze()
     try:
-        return cost(large, 3) / max(cost(small, 15), 1e-6)
+        best = float("inf")
+        for _ in range(3):
+            best = min(best, cost(large, 3) / max(cost(small, 15), 1e-6))
+            if best <= MAX_RATIO:
+                break
+        return best
     finally:
         gc.unfreeze()
 
