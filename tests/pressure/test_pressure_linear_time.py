@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import gc
 import json
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +25,9 @@ from earnest.pressure.fixtures import build_fixture
 from earnest.pressure.models import Rule
 from earnest.pressure.verdict import judge
 from suitekit import fixture_data
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+TESTS = Path(__file__).resolve().parents[1]
 
 SMALL, LARGE = 10_000, 1_000_000
 MAX_RATIO = 150
@@ -120,22 +125,17 @@ def ratio(fn_of: Callable[[int], Callable[[], object]]) -> float:
         gc.unfreeze()
 
 
-@pytest.mark.parametrize(("name", "unit", "head", "tail"), FAMILIES, ids=[f[0] for f in FAMILIES])
-def test_judging_is_linear(name: str, unit: str, head: str, tail: str) -> None:
+def _judging_ratio(name: str) -> float:
+    unit, head, tail = next(f[1:] for f in FAMILIES if f[0] == name)
+
     def make(size: int) -> Callable[[], object]:
         text = reply(unit, head, tail, size, name)
         return lambda: judge(FX, RULES, text)
 
-    got = ratio(make)
-    assert got <= MAX_RATIO, f"{name}: 1 MB cost {got:.0f}x what 10 KB did"
+    return ratio(make)
 
 
-@pytest.mark.parametrize(
-    "unit",
-    ["Rule 1,\n\n\n", "rule\n", "Rules 1-4 and ", "Working Rules: Rule 8 # # # "],
-    ids=["mentions", "rule words", "ranges", "claims"],
-)
-def test_agent_doc_scans_are_linear(unit: str) -> None:
+def _doc_ratio(unit: str) -> float:
     def make(size: int) -> Callable[[], object]:
         text = unit * (size // len(unit))
         doc = "---\nname: fixer\n---\n# Fixer\n\n## Working Rules\n\n" + text + "\n## Other\n"
@@ -148,5 +148,39 @@ def test_agent_doc_scans_are_linear(unit: str) -> None:
 
         return run
 
-    got = ratio(make)
+    return ratio(make)
+
+
+DOC_UNITS = ["Rule 1,\n\n\n", "rule\n", "Rules 1-4 and ", "Working Rules: Rule 8 # # # "]
+
+
+@pytest.fixture(scope="module")
+def ratios() -> dict[str, float]:
+    """Every family's ratio, measured in one fresh process: a scorer's heap, not the test
+    runner's (thousands of tests leave a heap where a 1 MB reply's allocations cost more)."""
+    code = (
+        "import json, sys\n"
+        f"sys.path[:0] = [{str(SRC)!r}, {str(Path(__file__).parent)!r}, {str(TESTS)!r}]\n"
+        "import test_pressure_linear_time as t\n"
+        "out = {f[0]: t._judging_ratio(f[0]) for f in t.FAMILIES}\n"
+        "out.update({'doc:' + u: t._doc_ratio(u) for u in t.DOC_UNITS})\n"
+        "print(json.dumps(out))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=900, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    got: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return got
+
+
+@pytest.mark.parametrize("name", [f[0] for f in FAMILIES])
+def test_judging_is_linear(name: str, ratios: dict[str, float]) -> None:
+    got = ratios[name]
+    assert got <= MAX_RATIO, f"{name}: 1 MB cost {got:.0f}x what 10 KB did"
+
+
+@pytest.mark.parametrize("unit", DOC_UNITS, ids=["mentions", "rule words", "ranges", "claims"])
+def test_agent_doc_scans_are_linear(unit: str, ratios: dict[str, float]) -> None:
+    got = ratios["doc:" + unit]
     assert got <= MAX_RATIO, f"{unit!r}: 1 MB cost {got:.0f}x what 10 KB did"
