@@ -11,6 +11,12 @@ paraphrased, must_cite strings, envelopes, and characters whose lower case chang
 Regenerate the snapshot (only when a verdict change is intended, and say so in the commit):
 
     python tests/pressure/judge_corpus.py --write [--examples N]
+    python tests/pressure/judge_corpus.py --write --rejudge   # same replies, judged again
+
+Rejudged for issue 10 (intended changes): ``cited_rules`` holds only the doctrine's rules (and
+the fixture's target), other ids move to ``unknown_rules``; ``rule\\nRule 6`` cites rule 6;
+``Rule 8-fix`` cites rule 8; ranges cite every rule in them; new keys ``unknown_rules``,
+``citation``, ``citations_from_reasoning``, ``reasoning``.
 """
 
 from __future__ import annotations
@@ -467,9 +473,31 @@ def write(examples: int) -> None:
     )
 
 
+def rejudge() -> None:
+    """Judge the snapshot's own replies again and write the new judgements in place (the corpus
+    stays the same replies): for an intended verdict change, named in the commit."""
+    snapshot = json.loads(gzip.decompress(SNAPSHOT.read_bytes()))
+    changed = 0
+    for g in snapshot["generated"]:
+        order = tuple(g["order"]) if g["order"] is not None else None
+        now = judge_record(g["suite"], g["fixture_id"], order, g["response"])
+        changed += now != g["judgement"]
+        g["judgement"] = now
+    snapshot["example_suite"] = example_judgements()
+    data = json.dumps(snapshot, ensure_ascii=False, sort_keys=True, indent=0).encode()
+    SNAPSHOT.write_bytes(gzip.compress(data, mtime=0))
+    print(f"rejudged {SNAPSHOT.relative_to(REPO)}: {changed} judgements changed")
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description="write the judge snapshot")
     ap.add_argument("--write", action="store_true", required=True)
     ap.add_argument("--examples", type=int, default=4000)
+    ap.add_argument(
+        "--rejudge", action="store_true", help="keep the replies, judge them again in place"
+    )
     args = ap.parse_args()
-    write(args.examples)
+    if args.rejudge:
+        rejudge()
+    else:
+        write(args.examples)

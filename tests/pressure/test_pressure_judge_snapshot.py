@@ -17,9 +17,10 @@ import pytest
 from hypothesis import given, settings
 from judge_corpus import SNAPSHOT, example_judgements, judge_record, replies, suites
 
-from earnest.pressure.citations import citations_for
+from earnest.pressure.citations import citations_for, normalize_rule_id
 from earnest.pressure.envelopes import unwrap_envelope
 from earnest.pressure.rationalizations import match_rationalizations
+from earnest.pressure.reasoning import split_reasoning
 from earnest.pressure.verdict import judge
 
 
@@ -72,8 +73,11 @@ def test_judgement_agrees_with_the_public_matchers(
     rules, fixtures = suites()[name]
     fx = fixtures[fixture_id]
     j = judge(fx, rules, response, order)
-    text = unwrap_envelope(response).text
-    assert set(j.cited_rules) == citations_for(rules).cited(text)
+    text, _ = split_reasoning(unwrap_envelope(response).text)
+    cited = citations_for(rules).cited(text)
+    known = set(citations_for(rules).known) | {normalize_rule_id(fx.rule)}
+    assert set(j.cited_rules) == cited & known
+    assert set(j.unknown_rules) == cited - known
     if j.verdict != "pass":
         background = (fx.scenario, fx.title, *(c.text for c in fx.choices))
         assert j.matched_rationalizations == match_rationalizations(

@@ -33,6 +33,11 @@ def check_command(
         None, "--output", "-o", help="Write the report to FILE instead of standard output."
     ),
     no_redact: NoRedactOpt = False,
+    no_citation: bool = typer.Option(
+        False,
+        "--no-citation",
+        help='Choice-only: citations are recorded but never fail a reply (citation = "optional").',
+    ),
 ) -> None:
     """Lint, coverage, and scoring of the suite's recorded replies, in one command: the CI entry point.
 
@@ -46,13 +51,13 @@ def check_command(
     from earnest.cli.output import emit, format_for, guard_output, screen_console
     from earnest.pressure.check import run_check
     from earnest.pressure.lint import lint_json
-    from earnest.pressure.suite import load_suite
+    from earnest.pressure.suite import load_suite, with_citation
     from earnest.report.check import check_junit
     from earnest.report.console import plain_console
     from earnest.report.score import render_score_table, score_json
 
     format = format_for(format, output)
-    loaded = load_suite(suite)
+    loaded = with_citation(load_suite(suite), "optional" if no_citation else None)
     guard_output(output, suite=loaded)
     result = run_check(loaded)
     errors = sum(1 for d in result.diagnostics if d.severity == "error")
@@ -62,6 +67,7 @@ def check_command(
         doc = {
             "ok": result.ok,
             "reasons": result.reasons(),
+            "citation": loaded.config.citation,
             "lint": lint_json(loaded, result.diagnostics),
             "coverage": {"suite": str(loaded.config.root), **result.coverage.to_json()},
             "replies": (

@@ -117,6 +117,13 @@ def run(
         float, typer.Option("--progress-interval", help="Seconds between plain progress lines.")
     ] = 10.0,
     no_redact: NoRedactOpt = False,
+    no_citation: Annotated[
+        bool,
+        typer.Option(
+            "--no-citation",
+            help='Choice-only: citations are recorded but never fail a reply (citation = "optional").',
+        ),
+    ] = False,
 ) -> None:
     """Send the suite's fixtures to models or agent CLIs, judge and store every reply.
 
@@ -151,6 +158,7 @@ def run(
         max_cost=max_cost,
         fixtures=fixtures,
         act=True if act else None,
+        no_citation=no_citation,
     )
     with contextlib.ExitStack() as held:
         if resume is not None:

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import IO, TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
@@ -150,6 +151,23 @@ def emit(text: str, output: Path | None) -> None:
         typer.echo(scrub(text), nl=False)
 
 
+@contextmanager
+def streamed_output(output: Path | None) -> Iterator[IO[str]]:
+    """A stream to write a report into as it is made: standard output, or a temporary file
+    beside ``output`` that replaces it only when the block ends without an error
+    (:func:`earnest.files.atomic_writer`: a failed run never leaves a half-written report
+    where the user's file was). Writers redact each record themselves (a chunked copy could
+    split a secret)."""
+    if output is None:
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    from earnest.files import atomic_writer
+
+    with atomic_writer(output) as handle:
+        yield handle
+
+
 __all__ = [
     "EXTENSION_FORMATS",
     "NoRedactOpt",
@@ -158,5 +176,6 @@ __all__ = [
     "guard_output",
     "redaction",
     "screen_console",
+    "streamed_output",
     "write_output",
 ]

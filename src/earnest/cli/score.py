@@ -41,36 +41,55 @@ def score(
         None, "--output", "-o", help="Write the report to FILE instead of standard output."
     ),
     no_redact: NoRedactOpt = False,
+    no_citation: bool = typer.Option(
+        False,
+        "--no-citation",
+        help='Choice-only: citations are recorded but never fail a reply (citation = "optional").',
+    ),
 ) -> None:
     """Score recorded replies: one of five verdicts per reply, with the reason.
 
     Each reply is unwrapped from its agent-CLI or API envelope, parsed for its CHOICE line, mapped back through the displayed order and judged: the choice, then the citation of the targeted rule and of every must_cite string. Failures list the recorded rationalizations they used.
 
+    Results are written as they are judged (jsonl, json) and only counts are kept, so memory
+    stays flat however many replies there are.
+
     Exit status: 0 every reply passed, 1 any did not (or there were none), 2 bad input.
     """
     redaction(no_redact)
     import io
-    import json
 
-    from earnest.cli.output import emit, format_for, guard_output, screen_console
-    from earnest.pressure.score import score_replies
-    from earnest.pressure.suite import load_suite
+    from earnest.cli.output import emit, format_for, guard_output, screen_console, streamed_output
+    from earnest.pressure.score import ScoreTally, iter_scored, score_replies
+    from earnest.pressure.suite import load_suite, with_citation
     from earnest.report.console import plain_console
-    from earnest.report.score import render_score_table, score_json, score_jsonl, score_junit
+    from earnest.report.score import render_score_table, score_junit, stream_json, stream_jsonl
 
     fmt = format_for(fmt, output, param="fmt")
-    loaded = load_suite(suite)
+    loaded = with_citation(load_suite(suite), "optional" if no_citation else None)
     guard_output(output, reads=[Path(r) for r in replies if r != "-"], suite=loaded)
-    result = score_replies(loaded, replies)
+    tally = ScoreTally(loaded.config.citation)
 
-    if fmt is ScoreFormat.json:
-        doc = score_json(result, files=replies, suite=str(suite))
-        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    elif fmt is ScoreFormat.jsonl:
-        text = "".join(line + "\n" for line in score_jsonl(result))
+    if fmt in (ScoreFormat.json, ScoreFormat.jsonl):
+        with streamed_output(output) as out:
+            scored = iter_scored(loaded, replies)
+            if fmt is ScoreFormat.jsonl:
+                stream_jsonl(scored, tally, out, flush=output is None)
+            else:
+                stream_json(scored, tally, out, files=replies, suite=str(suite))
+        result = tally.result()
+        text = None
     elif fmt is ScoreFormat.junit:
+        result = score_replies(loaded, replies)
         text = score_junit(result, loaded)
     else:
+        # The table shows every failure: those are kept, passes only counted.
+        kept = []
+        for s in iter_scored(loaded, replies):
+            tally.add(s)
+            if not s.judgement.passed:
+                kept.append(s)
+        result = tally.result(kept)
         buffer = io.StringIO()
         if output is None:
             render_score_table(result, screen_console(buffer))
@@ -79,7 +98,8 @@ def score(
             render_score_table(result, plain_console(buffer))
             text = buffer.getvalue()
 
-    emit(text, output)
+    if text is not None:
+        emit(text, output)
 
     if result.total == 0:
         typer.echo("earnest: no replies to score: nothing passed", err=True)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from earnest.pressure.envelopes import StopReason
 from earnest.pressure.evidence import Behaviour
 from earnest.pressure.models import Fixture, Suite
 
@@ -62,6 +63,11 @@ class Judged:
     unmatched_failure: bool
     judgement: dict[str, Any]
 
+    @property
+    def truncated(self) -> bool:
+        """Cut off at the token limit before any decision: void in a live run."""
+        return self.judgement.get("unparseable_reason") == "truncated"
+
 
 def judge_reply(
     suite: Suite,
@@ -70,12 +76,27 @@ def judge_reply(
     order: Sequence[str],
     *,
     did: Behaviour | None = None,
+    stop: StopReason | None = None,
 ) -> Judged:
-    """Judge ``text`` with ``earnest.pressure.verdict.judge`` (the one verdict function);
-    ``did`` is what an acted-out sample did (the ``acted`` criterion)."""
+    """Judge ``text`` with ``earnest.pressure.verdict.judge`` (the one verdict function), under
+    the suite's citation settings; ``did`` is what an acted-out sample did (the ``acted``
+    criterion); ``stop`` is how the provider said the reply ended.
+
+    ``truncated`` is set when the reply was cut at its token limit before any decision: the
+    harness cut it, so the runner records the sample as void rather than as the agent's
+    failure. A refusal is the model's answer and stays a verdict."""
     from earnest.pressure.verdict import judge
 
-    j = judge(fixture, suite.rules, text, order=tuple(order), did=did)
+    j = judge(
+        fixture,
+        suite.rules,
+        text,
+        order=tuple(order),
+        citation=suite.config.citation,
+        citations_from_reasoning=suite.config.citations_from_reasoning,
+        stop=stop,
+        did=did,
+    )
     chosen = j.choices or ((j.choice,) if j.choice is not None else ())
     return Judged(
         verdict=j.verdict,

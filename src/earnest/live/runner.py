@@ -27,6 +27,7 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import secrets
 import time
@@ -491,7 +492,8 @@ class Runner:
             # Failed tries that may have been billed cost their worst case; a reply its
             # reported cost (unknown: its reservation).
             actual = tries.billed * (prep.reserve or 0.0)
-            if record is not None and not record.void:
+            # A truncated reply is void but was generated (and billed) in full.
+            if record is not None and (not record.void or record.error_kind == "truncated"):
                 actual += record.cost if record.cost is not None else (prep.reserve or 0.0)
             budget.finish(tries.reserved, actual)
             if record is None:
@@ -603,7 +605,26 @@ class Runner:
             model=scrub(reply.model) if reply.model is not None else None,
         )
         order = reply.order or prep.rendered.order
-        judged = judge_reply(self.suite, planned.fixture, reply.text, order, did=reply.did)
+        judged = judge_reply(
+            self.suite, planned.fixture, reply.text, order, did=reply.did, stop=reply.stop
+        )
+        if judged.truncated:
+            # The harness's token limit cut the reply before it decided: not the agent's answer.
+            void = self._void(
+                prep,
+                "the reply was cut off at its token limit before any decision",
+                "truncated",
+                attempts,
+                reply.raw,
+                started,
+            )
+            return dataclasses.replace(
+                void,
+                reply=reply.text,
+                tokens_in=reply.tokens_in,
+                tokens_out=reply.tokens_out,
+                cost=self._cost(prep, reply),
+            )
         return SampleRecord(
             **self._common(prep, order),
             raw_reply=reply.raw,

@@ -37,7 +37,7 @@ from earnest.live.runner import (
 )
 from earnest.live.store import RunInfo, RunStore
 from earnest.pressure.models import Suite
-from earnest.pressure.suite import load_suite
+from earnest.pressure.suite import load_suite, with_citation
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +57,8 @@ class Overrides:
     max_cost: float | None = None
     fixtures: str | None = None
     act: bool | None = None
+    no_citation: bool = False
+    """``--no-citation``: judge choice-only (``citation = "optional"``)."""
 
     def matrix_options(self) -> list[str]:
         """The options that would change which samples a run takes (refused on resume)."""
@@ -93,8 +95,8 @@ class RunPlan:
         return estimate(self.pending)
 
 
-def _load_suite(suite_dir: Path) -> Suite:
-    return load_suite(suite_dir)
+def _load_suite(suite_dir: Path, ov: Overrides) -> Suite:
+    return with_citation(load_suite(suite_dir), "optional" if ov.no_citation else None)
 
 
 def configured(suite: Suite, ov: Overrides) -> LiveConfig:
@@ -162,7 +164,7 @@ def _providers(config: LiveConfig, suite: Suite, base: Path) -> dict[str, Provid
 
 def plan_new(suite_dir: Path, ov: Overrides) -> RunPlan:
     """A new run: not stored until :func:`execute`."""
-    suite = _load_suite(suite_dir)
+    suite = _load_suite(suite_dir, ov)
     config = configured(suite, ov)
     fixtures = select_fixtures(suite, config.fixtures)
     if not fixtures:
@@ -194,7 +196,7 @@ def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overri
         )
     run = store.get_run(run_id)
     root = suite_dir if suite_dir is not None else Path(run.suite_root)
-    suite = _load_suite(root)
+    suite = _load_suite(root, ov)
     stored = LiveConfig.from_dict(run.config)
     changes: dict[str, object] = {}
     for attr in ("concurrency", "timeout", "retries", "backoff", "max_cost"):

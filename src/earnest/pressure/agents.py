@@ -22,7 +22,9 @@ from earnest.errors import InputError
 from earnest.pressure.citations import rule_mentions
 from earnest.pressure.models import AgentDoc
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+# The title is cut from the closing hashes in Python: a lazy ``(.*?)\s*#*\s*$`` retried the
+# tail at every character of a heading line (quadratic on "# # # # ...").
+_HEADING = re.compile(r"^(#{1,6})\s++(.*)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
@@ -69,7 +71,7 @@ def find_section(body: str, heading: str) -> tuple[str | None, int, int, int]:
         if not m:
             continue
         if start < 0:
-            if _normalize_heading(m.group(2)) == want:
+            if _normalize_heading(m.group(2).rstrip().rstrip("#").rstrip()) == want:
                 start, level = i, len(m.group(1))
         elif len(m.group(1)) <= level:
             return "\n".join(lines[start + 1 : i]).strip("\n"), start, i, level

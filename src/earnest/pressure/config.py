@@ -112,6 +112,13 @@ def load_config(root: Path) -> SuiteConfig:
         str(k): _str_list(v, path, f"{prefix}suite.aliases.{k}") for k, v in aliases_raw.items()
     }
 
+    citation = suite.get("citation", "required")
+    if citation not in ("required", "optional"):
+        raise InputError(path, f"{prefix}suite.citation", 'must be "required" or "optional"')
+    from_reasoning = suite.get("citations_from_reasoning", False)
+    if not isinstance(from_reasoning, bool):
+        raise InputError(path, f"{prefix}suite.citations_from_reasoning", "must be true or false")
+
     return SuiteConfig(
         root=root,
         config_file=path,
@@ -123,6 +130,8 @@ def load_config(root: Path) -> SuiteConfig:
         replies=replies,
         debt=debt,
         aliases=aliases,
+        citation=citation,
+        citations_from_reasoning=from_reasoning,
         raw=table,
     )
 

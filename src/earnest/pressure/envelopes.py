@@ -18,12 +18,26 @@ Known envelopes (the ``envelope`` name recorded on the result):
 ``codex-exec``       ``codex exec --json``: the last ``item.completed`` agent message
 ``codex-rollout``    a Codex rollout file: ``task_complete.last_agent_message``, else the last
                      ``agent_message`` event or assistant ``response_item``
+``claude-json-verbose`` Claude Code ``-p --output-format json --verbose``: a JSON *array* of
+                     every event, read as ``claude-stream``
 ``chat-completion``  an OpenAI-style chat-completions response: ``choices[0].message.content``
-                     (a string or a list of text parts)
-``messages``         an Anthropic messages API response: the ``text`` blocks of ``content``
+                     (a string or a list of text parts), ``refusal`` when the content is null;
+                     ``reasoning_content`` / ``reasoning`` is the reasoning
+``messages``         an Anthropic messages API response: the ``text`` blocks of ``content``;
+                     ``thinking`` blocks are the reasoning
+``responses``        an OpenAI Responses API object: the ``output_text`` (and ``refusal``) parts of
+                     its ``message`` output items; its ``reasoning`` items are the reasoning
 ``api-error``        an API error object (``{type: "error", error}`` or ``{error: {message}}``)
 ``json-string``      a reply that is one JSON string literal (its value is unwrapped again)
 ==================== ==========================================================================
+
+``reasoning`` holds what the envelope marks as the model's reasoning (thinking blocks,
+``reasoning_content``, reasoning items): it is kept apart from ``text`` and never decides
+(:mod:`earnest.pressure.reasoning`). ``stop`` is ``"refusal"`` when the model refused (a
+chat-completions ``refusal`` with null content, a Responses ``refusal`` part, a messages
+``stop_reason: "refusal"``) and ``"truncated"`` when the reply was cut at its token limit
+(``finish_reason: "length"``, ``stop_reason: "max_tokens"``, a Responses ``incomplete`` status
+for ``max_output_tokens``).
 
 ``error`` is set when the envelope itself says the run failed (``is_error``, an
 ``error_*`` subtype, a Gemini ``error``, a failed Codex turn, an API error): such a reply is
@@ -42,11 +56,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from earnest.safejson import loads as safe_loads
 
 _MAX_DEPTH = 4
+
+StopReason = Literal["refusal", "truncated"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,15 +76,19 @@ class Unwrapped:
     text: str
     envelope: str | None = None
     error: str | None = None
+    reasoning: str = ""
+    stop: StopReason | None = None
 
 
 def unwrap_envelope(text: str) -> Unwrapped:
     """Unwrap ``text`` if it is a known envelope; return it unchanged otherwise."""
     head = text[:1]
-    if head not in ("{", '"') and not head.isspace():  # plain text, the common case
+    if head not in ("{", '"', "[") and not head.isspace():  # plain text, the common case
         return Unwrapped(text)
     names: list[str] = []
     error: str | None = None
+    reasoning: list[str] = []
+    stop: StopReason | None = None
     current = text
     for _ in range(_MAX_DEPTH):
         found = _unwrap_once(current)
@@ -76,10 +96,13 @@ def unwrap_envelope(text: str) -> Unwrapped:
             break
         names.append(found.envelope or "")
         error = error or found.error
+        stop = stop or found.stop
+        if found.reasoning:
+            reasoning.append(found.reasoning)
         current = found.text
     if not names:
         return Unwrapped(text)
-    return Unwrapped(current, "+".join(names), error)
+    return Unwrapped(current, "+".join(names), error, "\n\n".join(reasoning), stop)
 
 
 def _unwrap_once(text: str) -> Unwrapped | None:
@@ -88,7 +111,7 @@ def _unwrap_once(text: str) -> Unwrapped | None:
     head = text[:1]
     if head.isspace():
         head = text.lstrip()[:1]
-    if head not in ("{", '"'):
+    if head not in ("{", '"', "["):
         return None
     stripped = text.strip()
     try:
@@ -99,6 +122,14 @@ def _unwrap_once(text: str) -> Unwrapped | None:
         return Unwrapped(value, "json-string")
     if isinstance(value, dict):
         return _unwrap_object(value)
+    if isinstance(value, list) and value and all(isinstance(e, dict) for e in value):
+        # ``claude -p --output-format json --verbose`` prints every event as one JSON array.
+        found = _read_events(value)
+        if found is not None and found.envelope == "claude-stream":
+            return Unwrapped(
+                found.text, "claude-json-verbose", found.error, found.reasoning, found.stop
+            )
+        return found
     return None
 
 
@@ -153,17 +184,24 @@ def _chat_completion(obj: Mapping[str, Any]) -> Unwrapped | None:
         return None
     first = choices[0]
     message = first.get("message")
+    reasoning = ""
+    stop: StopReason | None = "truncated" if first.get("finish_reason") == "length" else None
     if isinstance(message, dict):
         text = _content_text(message.get("content"))
-        if not text and isinstance(message.get("refusal"), str):
-            text = message["refusal"]
+        if not text and isinstance(message.get("refusal"), str) and message["refusal"]:
+            text, stop = message["refusal"], "refusal"
+        # DeepSeek and most OpenAI-compatible servers: ``reasoning_content``; others ``reasoning``.
+        for key in ("reasoning_content", "reasoning"):
+            if isinstance(message.get(key), str):
+                reasoning = message[key]
+                break
     elif isinstance(first.get("text"), str) and (
         "finish_reason" in first or obj.get("object") == "text_completion"
     ):  # legacy completions; a bare {"choices": [{"text"}]} is more likely a quoted fixture
         text = first["text"]
     else:
         return None
-    return Unwrapped(text, "chat-completion")
+    return Unwrapped(text, "chat-completion", None, reasoning, stop)
 
 
 def _messages(obj: Mapping[str, Any]) -> Unwrapped | None:
@@ -171,7 +209,56 @@ def _messages(obj: Mapping[str, Any]) -> Unwrapped | None:
         return None
     if not isinstance(obj.get("content"), list):
         return None
-    return Unwrapped(_content_text(obj["content"]), "messages")
+    stop: StopReason | None = _MESSAGES_STOP.get(_str(obj.get("stop_reason")))
+    return Unwrapped(
+        _content_text(obj["content"]), "messages", None, _thinking_text(obj["content"]), stop
+    )
+
+
+_MESSAGES_STOP: dict[str, StopReason] = {"max_tokens": "truncated", "refusal": "refusal"}
+
+
+def _responses(obj: Mapping[str, Any]) -> Unwrapped | None:
+    output = obj.get("output")
+    if not isinstance(output, list) or obj.get("object", "response") != "response":
+        return None
+    if not all(isinstance(i, dict) and isinstance(i.get("type"), str) for i in output):
+        return None
+    if "object" not in obj and not any(i["type"] in {"message", "reasoning"} for i in output):
+        return None
+    texts: list[str] = []
+    reasoning: list[str] = []
+    stop: StopReason | None = None
+    for item in output:
+        if item["type"] == "message" and item.get("role", "assistant") == "assistant":
+            for part in item.get("content") or ():
+                if not isinstance(part, dict):
+                    continue
+                if part.get("type") == "output_text" and isinstance(part.get("text"), str):
+                    texts.append(part["text"])
+                elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
+                    texts.append(part["refusal"])
+                    stop = "refusal"
+        elif item["type"] == "reasoning":
+            for key in ("summary", "content"):
+                for part in item.get(key) or ():
+                    if isinstance(part, dict) and isinstance(part.get("text"), str):
+                        reasoning.append(part["text"])
+    if not texts and isinstance(obj.get("output_text"), str):
+        texts.append(obj["output_text"])  # the SDK's convenience field, when serialised
+    details = obj.get("incomplete_details")
+    if (
+        obj.get("status") == "incomplete"
+        and isinstance(details, dict)
+        and details.get("reason") == "max_output_tokens"
+    ):
+        stop = stop or "truncated"
+    error = None
+    err = obj.get("error")
+    if obj.get("status") == "failed" or isinstance(err, dict):
+        message = err.get("message") if isinstance(err, dict) else None
+        error = f"error: {_one_line(_str(message) or 'the response failed')}"
+    return Unwrapped("\n".join(texts), "responses", error, "\n\n".join(reasoning), stop)
 
 
 def _api_error(obj: Mapping[str, Any]) -> Unwrapped | None:
@@ -189,6 +276,7 @@ _OBJECT_READERS: tuple[Callable[[Mapping[str, Any]], Unwrapped | None], ...] = (
     _gemini_json,
     _chat_completion,
     _messages,
+    _responses,
     _api_error,
 )
 
@@ -273,11 +361,19 @@ def _event_kind(events: Sequence[Mapping[str, Any]]) -> str | None:
 
 def _claude_stream(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
     result = None
+    thinking: list[str] = []
     for e in events:
         if e.get("type") == "result":
             result = e
+        elif e.get("type") == "assistant" and not e.get("parent_tool_use_id"):
+            msg = e.get("message")
+            if isinstance(msg, dict):
+                thought = _thinking_text(msg.get("content"))
+                if thought:
+                    thinking.append(thought)
+    reasoning = "\n\n".join(thinking)
     if result is not None and isinstance(result.get("result"), str):
-        return Unwrapped(result["result"], "claude-stream", _claude_error(result))
+        return Unwrapped(result["result"], "claude-stream", _claude_error(result), reasoning)
     # No final text (max turns, a cut log): fall back to the last top-level assistant message.
     texts: dict[str, list[str]] = {}
     last_id: str | None = None
@@ -295,7 +391,7 @@ def _claude_stream(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
         last_id = mid
     text = "\n".join(texts[last_id]) if last_id is not None else ""
     error = _claude_error(result) if result is not None else None
-    return Unwrapped(text, "claude-stream", error)
+    return Unwrapped(text, "claude-stream", error, reasoning)
 
 
 def _gemini_stream(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
@@ -375,6 +471,19 @@ def _content_text(content: Any) -> str:
     return "\n".join(_part_texts(content))
 
 
+def _thinking_text(content: Any) -> str:
+    """The text of the ``thinking`` blocks of a message ``content`` (Anthropic)."""
+    if not isinstance(content, list):
+        return ""
+    return "\n\n".join(
+        part["thinking"]
+        for part in content
+        if isinstance(part, dict)
+        and part.get("type") == "thinking"
+        and isinstance(part.get("thinking"), str)
+    )
+
+
 def _part_texts(parts: Iterable[Any]) -> Iterable[str]:
     for part in parts:
         if isinstance(part, str):
@@ -397,4 +506,4 @@ def _one_line(text: str, limit: int = 200) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-__all__ = ["Unwrapped", "unwrap_envelope"]
+__all__ = ["StopReason", "Unwrapped", "unwrap_envelope"]

@@ -159,6 +159,11 @@ class SuiteConfig:
     debt: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
+    citation: str = "required"
+    """``required`` (a pass cites the targeted rule and every must_cite string) or ``optional``
+    (choice-only: citations are recorded, never decide)."""
+    citations_from_reasoning: bool = False
+    """Whether citations (never the decision) may come from the reply's reasoning."""
 
 
 @dataclass(frozen=True, slots=True)

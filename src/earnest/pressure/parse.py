@@ -44,7 +44,8 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from bisect import bisect_right
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -55,29 +56,33 @@ UnparseableReason = Literal["empty", "no_decision", "unknown_label"]
 UNPARSEABLE_REASONS: tuple[str, ...] = ("empty", "no_decision", "unknown_label")
 
 # A candidate line: decoration, then "choice", then more decoration, then ":".
-_CANDIDATE = re.compile(r"^[ \t>#*_~`$+\-•\d.)]*choice[ \t*_~`$]*:(.*)$", re.I | re.M)
+# Every run of blanks or decoration is possessive (``*+``): what follows it can never start
+# with the same characters, so giving some back could never help, and never retrying them keeps
+# each match linear in the line (a long run of spaces used to cost a pass per character).
+_CANDIDATE = re.compile(r"^[ \t>#*_~`$+\-•\d.)]*+choice[ \t*_~`$]*+[:：](.*)$", re.I | re.M)
 _DECORATION_ONLY = re.compile(r"[ \t>#*_~`$+\-•\d.)]*")
 _DECORATION = re.compile(r"[*_~`$]+")
 _LEAD = re.compile(
-    r"^(?:[ \t]*(?:>|#{1,6}(?=[ \t]|$)|[-*+•](?=[ \t])|\d{1,3}[.)](?=[ \t])))*[ \t]*"
+    r"^(?:[ \t]*+(?:>|#{1,6}(?=[ \t]|$)|[-*+•](?=[ \t])|\d{1,3}[.)](?=[ \t])))*[ \t]*+"
 )
-_KEYWORD = re.compile(r"^choice[ \t]*:[ \t]*", re.I)
+# The full-width colon "：" is how Chinese (and Japanese) replies write the decision line.
+_KEYWORD = re.compile(r"^choice[ \t]*+[:：][ \t]*+", re.I)
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.M)
 _PLACEHOLDER = re.compile(
-    r"^[(\[<{]?[ \t]*(?:letter|label|option|x|your (?:choice|letter)|\.\.\.|…)[ \t]*[)\]>}]?[ \t]*$",
+    r"^[(\[<{]?[ \t]*+(?:letter|label|option|x|your (?:choice|letter)|\.\.\.|…)[ \t]*+[)\]>}]?[ \t]*+$",
     re.I,
 )
 _LABEL = re.compile(
-    r"^(?:option[ \t]+)?[(\[<{]?[ \t]*([A-Za-z])(?![A-Za-z0-9'’])[ \t]*[)\]>}]?",
+    r"^(?:option[ \t]++)?[(\[<{]?[ \t]*+([A-Za-z])(?![A-Za-z0-9'’])[ \t]*+[)\]>}]?",
     re.I,
 )
 _MORE = re.compile(
-    r"^[ \t]*(?:,[ \t]*(?:and|or)\b|,|/|&|\+|;|\||\band/or\b|\band\b|\bor\b)[ \t]*"
-    r"(?:option[ \t]+)?[(\[<{]?[ \t]*([A-Za-z])(?![A-Za-z0-9'’])[ \t]*[)\]>}]?",
+    r"[ \t]*+(?:,[ \t]*+(?:and|or)\b|,|/|&|\+|;|\||\band/or\b|\band\b|\bor\b)[ \t]*+"
+    r"(?:option[ \t]++)?[(\[<{]?[ \t]*+([A-Za-z])(?![A-Za-z0-9'’])[ \t]*+[)\]>}]?",
     re.I,
 )
 _LIST_END = re.compile(
-    r"^[ \t]*(?:$|[.,;:!?)\]>}/&+|—–-]|(?:,[ \t]*)?(?:and|or)[ \t]+[(\[<{]?[A-Za-z](?![A-Za-z0-9]))",
+    r"[ \t]*+(?:$|[.,;:!?)\]>}/&+|—–-]|(?:,[ \t]*+)?(?:and|or)[ \t]++[(\[<{]?[A-Za-z](?![A-Za-z0-9]))",
     re.I,
 )
 
@@ -107,20 +112,32 @@ class _Line(NamedTuple):
     letters: tuple[str, ...]
     raw: str
     fenced: bool
+    fallbacks: tuple[tuple[str, int], ...] = ()
+    value: str = ""
 
 
-def parse_decision(text: str, labels: Collection[str], *, low: str | None = None) -> Decision:
+def parse_decision(
+    text: str,
+    labels: Collection[str],
+    *,
+    low: str | None = None,
+    options: Mapping[str, str] | None = None,
+) -> Decision:
     """Read the decision in ``text`` given the displayed ``labels`` (``"ABCD"`` or a sequence);
-    ``low`` is ``text.lower()`` when the caller already has it."""
+    ``low`` is ``text.lower()`` when the caller already has it; ``options`` maps each displayed
+    label to its option's text, so a letter inside an option's own text quoted on the decision
+    line is never read as a second choice."""
     if not text or text.isspace():
         return Decision("unparseable", reason="empty", detail="the reply is empty")
     found = _decision_lines(text, text.lower() if low is None else low)
-    if len(found) == 1 and len(found[0].letters) == 1:
+    if len(found) == 1 and len(found[0].letters) == 1 and not found[0].fallbacks:
         # The common reply, one decision line naming one letter: the general path below gives
         # the same result for it, more slowly.
         only = found[0]
         if only.letters[0] != "?" and only.letters[0] in _shown(labels):
             return Decision("choice", only.letters, None, "", (only.number,))
+    shown_now = _shown(labels)
+    found = [_with_fallbacks(d, shown_now, options) if d.fallbacks else d for d in found]
     outside = [d for d in found if not d.fenced]
     used = outside or found
     named = [d for d in used if d.letters]
@@ -159,27 +176,62 @@ def parse_decision(text: str, labels: Collection[str], *, low: str | None = None
     return Decision("choice", letters=tuple(letters), lines=numbers)
 
 
+def _with_fallbacks(line: _Line, shown: frozenset[str], options: Mapping[str, str] | None) -> _Line:
+    """``line`` with its fallback letters added: those that are displayed labels and do not lie
+    inside an option's own text quoted on the line."""
+    spans = _option_spans(line.value, options) if options else ()
+    extra = [
+        letter
+        for letter, at in line.fallbacks
+        if letter in shown and not any(a <= at < b for a, b in spans)
+    ]
+    if not extra:
+        return line
+    letters = tuple(dict.fromkeys((*line.letters, *extra)))
+    return line._replace(letters=letters)
+
+
+def _option_spans(value: str, options: Mapping[str, str]) -> tuple[tuple[int, int], ...]:
+    """Where each option's text (case ignored) occurs in a decision value."""
+    low = value.lower()
+    spans: list[tuple[int, int]] = []
+    for text in options.values():
+        needle = " ".join(text.lower().split()).rstrip(".")
+        if len(needle) < 3:
+            continue
+        at = low.find(needle)
+        while at >= 0:
+            spans.append((at, at + len(needle)))
+            at = low.find(needle, at + len(needle))
+    return tuple(spans)
+
+
 def _decision_lines(text: str, low: str) -> list[_Line]:
-    found: list[tuple[int, tuple[str, ...], str]] = []
+    lines: list[_Line] = []
+    # Fences only decide which of several decision lines count; the spans are found up front
+    # (one linear pass) when the reply has a fence at all. One-character probes first: memchr
+    # is ~20x cheaper than a three-character search.
+    fences: tuple[tuple[int, int], ...] = ()
+    if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
+        fences = _fence_spans(text)
+    starts = [a for a, _ in fences]
+    # Line numbers are counted on from the previous decision line, never from the start of
+    # the reply again: a reply of many decision lines costs one pass, not one per line.
+    number, counted = 1, 0
     for start, raw in _candidates(text, low):
         # Decision lines repeat across replies ("CHOICE: B"): each distinct one is read once.
         read = _read_line(raw) if len(raw) <= _MEMO_LINE else _read_line.__wrapped__(raw)
-        if read is not None:
-            found.append((start, *read))
-    # Fences only decide which of several decision lines count: a lone one counts either way.
-    # One-character probes first: memchr is ~20x cheaper than a three-character search.
-    fences: tuple[tuple[int, int], ...] = ()
-    if len(found) > 1 and (("`" in text and "```" in text) or ("~" in text and "~~~" in text)):
-        fences = _fence_spans(text)
-    return [
-        _Line(
-            text.count("\n", 0, start) + 1,
-            labels,
-            raw,
-            bool(fences) and any(a <= start < b for a, b in fences),
-        )
-        for start, labels, raw in found
-    ]
+        if read is None:
+            continue
+        number += text.count("\n", counted, start)
+        counted = start
+        fenced = False
+        if fences:
+            i = bisect_right(starts, start) - 1  # spans are disjoint and in order
+            fenced = i >= 0 and start < fences[i][1]
+        labels, stripped, fallbacks, value = read
+        lines.append(_Line(number, labels, stripped, fenced, fallbacks, value))
+    return lines
 
 
 _MEMO_LINE = 200
@@ -187,10 +239,16 @@ _MEMO_LINE = 200
 
 
 @lru_cache(maxsize=4096)
-def _read_line(raw: str) -> tuple[tuple[str, ...], str] | None:
-    """(labels, stripped line) of a decision line; ``None`` when ``raw`` is not one."""
+def _read_line(
+    raw: str,
+) -> tuple[tuple[str, ...], str, tuple[tuple[str, int], ...], str] | None:
+    """(labels, stripped line, fallback letters with their offsets in the value, the value)
+    of a decision line; ``None`` when ``raw`` is not one."""
     value = _value(raw)
-    return None if value is None else (_labels_in(value), raw.strip())
+    if value is None:
+        return None
+    labels, fallbacks = _labels_in(value)
+    return labels, raw.strip(), fallbacks, value
 
 
 _SHOWN: dict[frozenset[str], frozenset[str]] = {}
@@ -215,17 +273,17 @@ def _candidates(text: str, low: str) -> Iterator[tuple[int, str]]:
         for m in _CANDIDATE.finditer(text):
             yield m.start(), m.group(0)
         return
-    # Jumping between occurrences of "choice" beats a multi-line regex scan ~10x.
+    # Jumping between occurrences of "choice" beats a multi-line regex scan ~10x. Only the
+    # first "choice" of a line can follow nothing but decoration, so each line is looked at
+    # once: the scan then resumes at the next line (linear however many a line holds).
     pos = low.find("choice")
     while pos >= 0:
         start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
         if _DECORATION_ONLY.fullmatch(text, start, pos):
-            end = text.find("\n", pos)
-            end = len(text) if end < 0 else end
             yield start, text[start:end]
-            pos = low.find("choice", end)
-        else:
-            pos = low.find("choice", pos + 6)
+        pos = low.find("choice", end)
 
 
 def _value(line: str) -> str | None:
@@ -238,29 +296,140 @@ def _value(line: str) -> str | None:
     return plain[m.end() :].strip()
 
 
-def _labels_in(value: str) -> tuple[str, ...]:
-    """The letters a decision value names; ``()`` for a blank or placeholder, ``("?",)`` for a
-    value that is not a label at all."""
+def _labels_in(value: str) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
+    """The letters a decision value names (``()`` for a blank or placeholder, ``("?",)`` for a
+    value that is not a label at all), and the fallback letters after them with their offsets
+    (see :func:`_fallbacks`)."""
     if not value or _PLACEHOLDER.match(value):
-        return ()
+        return (), ()
     m = _LABEL.match(value)
     if m is None:
-        return ("?",)
+        return ("?",), ()
     letters = [m.group(1).upper()]
-    rest = value[m.end() :]
+    pos = m.end()
+    # Matched in place (never sliced): a list of 100,000 labels costs one pass.
     while True:
-        more = _MORE.match(rest)
+        more = _MORE.match(value, pos)
         if more is None:
             break
         letter = more.group(1)
-        after = rest[more.end() :]
-        ends_list = _LIST_END.match(after) is not None
+        ends_list = _LIST_END.match(value, more.end()) is not None
         if ends_list or (letter.isupper() and letter != "I"):
             letters.append(letter.upper())
-            rest = after
+            pos = more.end()
         else:
             break
-    return tuple(dict.fromkeys(letters))
+    return tuple(dict.fromkeys(letters)), _fallbacks(value, pos)
+
+
+# A lone letter in the text after the decision: a candidate second option.
+_LONE = re.compile(r"(?<![A-Za-z0-9'’_-])([A-Za-z])(?![A-Za-z0-9'’_-])")
+# The word before a letter (skipping "option"/"plan"), read backwards from the letter.
+_WORD_BEFORE = re.compile(r"([A-Za-z']+)[^A-Za-z0-9']{0,4}$")
+_NEGATIONS = frozenset(
+    [
+        "not",
+        "never",
+        "no",
+        "nor",
+        "than",
+        "over",
+        "vs",
+        "versus",
+        "against",
+        "without",
+        "except",
+        "excluding",
+        "instead",
+        "reject",
+        "rejecting",
+        "rejected",
+        "avoid",
+        "avoiding",
+        "skip",
+        "skipping",
+        "drop",
+        "dropping",
+    ]
+)
+# Words that introduce a second option kept in reserve: "or A", "then A", "otherwise A".
+_FALLBACK_CUES = frozenset(
+    [
+        "or",
+        "then",
+        "otherwise",
+        "else",
+        "with",
+        "and",
+        "plus",
+        "alternatively",
+        "fallback",
+        "backup",
+        "failing",
+        "to",
+    ]
+)
+_FILLERS = frozenset({"option", "plan", "choice", "to"})
+
+
+def _fallbacks(value: str, pos: int) -> tuple[tuple[str, int], ...]:
+    """Letters after the decision that keep a second option alive (``B, otherwise D``,
+    ``D (or B if …)``, ``A, then D if …``, ``B, with D as the fallback``): (letter, offset).
+
+    A letter counts unless the word before it negates it (``not D``, ``rather than D``,
+    ``instead of D``). ``A`` and ``I`` are also English words, so they count only after a cue
+    (``or A``, ``then A``) or when no word follows them; a lower-case letter only after a cue
+    with no word following (``or d.``). The caller keeps only displayed labels, outside the
+    option texts quoted on the line.
+    """
+    out: list[tuple[str, int]] = []
+    for m in _LONE.finditer(value, pos):
+        letter = m.group(1)
+        at = m.start()
+        before = _word_before(value, at, pos)
+        if before in _NEGATIONS or (before == "of" and _word_before_word(value, at, pos)):
+            continue
+        followed = _followed_by_word(value, m.end())
+        if letter.islower() or letter in "AI":
+            if before not in _FALLBACK_CUES and before != "option" and followed:
+                continue
+            # "and I will", "or a test": a pronoun or an article, not an option.
+            if (letter.islower() or letter == "I") and followed and before != "option":
+                continue
+        out.append((letter.upper(), at))
+    return tuple(out)
+
+
+def _word_before(value: str, at: int, floor: int) -> str:
+    """The lower-case word before offset ``at`` (not before ``floor``), skipping one filler
+    word ("option", "plan"); ``""`` when there is none."""
+    window = value[max(floor, at - 40) : at]
+    m = _WORD_BEFORE.search(window)
+    if m is None:
+        return ""
+    word = m.group(1).lower()
+    if word in _FILLERS and word != "to":
+        prev = _WORD_BEFORE.search(window[: m.start()])
+        if prev is not None:
+            return prev.group(1).lower()
+    return word
+
+
+def _word_before_word(value: str, at: int, floor: int) -> bool:
+    """Whether the two words before ``at`` read "instead of" (a negation)."""
+    window = value[max(floor, at - 40) : at].lower()
+    return _INSTEAD_OF.search(window) is not None
+
+
+_INSTEAD_OF = re.compile(r"\binstead[ \t]+of(?:[ \t]+(?:option|plan))?[^a-z0-9]{0,4}$")
+
+
+def _followed_by_word(value: str, end: int) -> bool:
+    """Whether a word (two or more letters) follows offset ``end`` on the line."""
+    return _NEXT_WORD.match(value, end) is not None
+
+
+_NEXT_WORD = re.compile(r"[.,;:!?)\]'’\"]{0,3}[ \t]+[A-Za-z]{2}")
 
 
 def _fence_spans(text: str) -> tuple[tuple[int, int], ...]:

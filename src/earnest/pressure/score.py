@@ -38,14 +38,21 @@ class ScoredReply:
 
 @dataclass(frozen=True, slots=True)
 class ScoreResult:
-    """Scored replies in input order, with the count of each verdict (all five keys present)."""
+    """Scored replies in input order, with the count of each verdict (all five keys present).
+
+    A streamed score (:class:`ScoreTally`) keeps only some replies (the failures, for the
+    table): ``counts`` always covers every reply judged, and ``unmatched`` is then the count of
+    unmatched failures among them.
+    """
 
     replies: tuple[ScoredReply, ...]
     counts: dict[str, int]
+    unmatched: int | None = None
+    citation: str = "required"
 
     @property
     def total(self) -> int:
-        return len(self.replies)
+        return sum(self.counts.values())
 
     @property
     def passed(self) -> int:
@@ -62,11 +69,14 @@ class ScoreResult:
 
     @property
     def unmatched_failures(self) -> int:
+        if self.unmatched is not None:
+            return self.unmatched
         return sum(1 for r in self.replies if r.judgement.unmatched_failure)
 
     def summary(self) -> dict[str, Any]:
         low, high = wilson_interval(self.passed, self.total)
         return {
+            "citation": self.citation,
             "total": self.total,
             "passed": self.passed,
             "failed": self.failed,
@@ -89,14 +99,48 @@ def fixture_index(suite: Suite) -> tuple[dict[str, Fixture], dict[str, str]]:
 
 
 def iter_scored(suite: Suite, paths: Iterable[str | Path]) -> Iterator[ScoredReply]:
-    """Judge every reply in ``paths``, streaming, in input order."""
+    """Judge every reply in ``paths``, streaming, in input order, under the suite's citation
+    settings (``citation``, ``citations_from_reasoning``)."""
     fixtures, broken = fixture_index(suite)
+    citation = suite.config.citation
+    from_reasoning = suite.config.citations_from_reasoning
     for path in paths:
         for record in read_replies(path, fixtures, broken=broken):
             fixture = fixtures[record.fixture_id]
-            yield ScoredReply(
-                record, judge(fixture, suite.rules, record.response, record.order, did=record.did)
+            judgement = judge(
+                fixture,
+                suite.rules,
+                record.response,
+                record.order,
+                citation=citation,
+                citations_from_reasoning=from_reasoning,
+                did=record.did,
             )
+            yield ScoredReply(record, judgement)
+
+
+class ScoreTally:
+    """Counts of a streamed score: what ``earnest score`` keeps instead of every reply.
+
+    Example:
+        >>> t = ScoreTally()
+        >>> t.result().total
+        0
+    """
+
+    def __init__(self, citation: str = "required") -> None:
+        self.counts = dict.fromkeys(VERDICTS, 0)
+        self.unmatched = 0
+        self.citation = citation
+
+    def add(self, scored: ScoredReply) -> None:
+        j = scored.judgement
+        self.counts[j.verdict] += 1
+        self.unmatched += j.unmatched_failure
+
+    def result(self, kept: Iterable[ScoredReply] = ()) -> ScoreResult:
+        """The counts as a :class:`ScoreResult` holding only the ``kept`` replies."""
+        return ScoreResult(tuple(kept), dict(self.counts), self.unmatched, self.citation)
 
 
 def count_verdicts(scored: Iterable[ScoredReply]) -> dict[str, int]:
@@ -109,11 +153,12 @@ def count_verdicts(scored: Iterable[ScoredReply]) -> dict[str, int]:
 def score_replies(suite: Suite, paths: Iterable[str | Path]) -> ScoreResult:
     """Score every reply in ``paths``; raises :class:`~earnest.errors.InputError` on bad input."""
     scored = tuple(iter_scored(suite, paths))
-    return ScoreResult(scored, count_verdicts(scored))
+    return ScoreResult(scored, count_verdicts(scored), citation=suite.config.citation)
 
 
 __all__ = [
     "ScoreResult",
+    "ScoreTally",
     "ScoredReply",
     "count_verdicts",
     "fixture_index",

@@ -9,6 +9,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from earnest.errors import InputError
@@ -91,6 +92,14 @@ def load_suite(root: str | Path = ".") -> Suite:
     )
 
 
+def with_citation(suite: Suite, citation: str | None) -> Suite:
+    """``suite`` judged under another citation mode (``--no-citation``: ``"optional"``);
+    ``None`` keeps the configured one."""
+    if citation is None or citation == suite.config.citation:
+        return suite
+    return dataclasses.replace(suite, config=dataclasses.replace(suite.config, citation=citation))
+
+
 def find_agent(suite: Suite, name: str) -> AgentDoc | None:
     """An agent doc by front-matter ``name``, or else by file stem."""
     doc = suite.agents.get(name)
@@ -102,4 +111,4 @@ def find_agent(suite: Suite, name: str) -> AgentDoc | None:
     return None
 
 
-__all__ = ["agent_paths", "find_agent", "load_suite"]
+__all__ = ["agent_paths", "find_agent", "load_suite", "with_citation"]

@@ -11,8 +11,10 @@ Example:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
-from typing import Any
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from typing import IO, Any
 
 from rich.console import Console
 from rich.table import Table
@@ -20,7 +22,8 @@ from rich.text import Text
 
 from earnest.pressure.envelopes import unwrap_envelope
 from earnest.pressure.models import VERDICTS, Suite
-from earnest.pressure.score import ScoredReply, ScoreResult
+from earnest.pressure.score import ScoredReply, ScoreResult, ScoreTally
+from earnest.redact import scrub
 from earnest.report.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
 
 _REPLY_EXCERPT = 4000
@@ -44,6 +47,52 @@ def score_json(
     if files:
         summary["files"] = list(files)
     return {"summary": summary, "replies": [r.as_dict() for r in result.replies]}
+
+
+def stream_jsonl(
+    scored: Iterable[ScoredReply], tally: ScoreTally, out: IO[str], *, flush: bool = False
+) -> None:
+    """Write each scored reply as one JSON line as soon as it is judged; keep only counts.
+    ``flush``: push every line out at once (a pipe reader sees each result as it is judged)."""
+    for s in scored:
+        tally.add(s)
+        out.write(scrub(json.dumps(s.as_dict(), ensure_ascii=False)) + "\n")
+        if flush:
+            out.flush()
+
+
+def stream_json(
+    scored: Iterable[ScoredReply],
+    tally: ScoreTally,
+    out: IO[str],
+    *,
+    files: Sequence[str] = (),
+    suite: str | None = None,
+) -> None:
+    """:func:`score_json` written as replies are judged: they are spooled to a temporary file
+    (the summary, which comes first, needs every count), so memory stays flat."""
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+        first = True
+        for s in scored:
+            tally.add(s)
+            spool.write("    " if first else ",\n    ")
+            spool.write(
+                scrub(json.dumps(s.as_dict(), ensure_ascii=False, indent=2)).replace("\n", "\n    ")
+            )
+            first = False
+        summary = tally.result().summary()
+        if suite is not None:
+            summary["suite"] = suite
+        if files:
+            summary["files"] = list(files)
+        head = scrub(json.dumps({"summary": summary}, indent=2, ensure_ascii=False))
+        out.write(head[: head.rindex("}")].rstrip() + ',\n  "replies": [')
+        if not first:
+            out.write("\n")
+            spool.seek(0)
+            shutil.copyfileobj(spool, out)
+            out.write("\n  ")
+        out.write("]\n}\n")
 
 
 def score_jsonl(result: ScoreResult) -> Iterator[str]:
@@ -111,6 +160,12 @@ def score_junit_suite(
                 text if len(text) <= _REPLY_EXCERPT else text[:_REPLY_EXCERPT] + "\n[… truncated]"
             )
             body.append("reply:\n" + excerpt)
+            if j.reasoning:
+                # Shown, never judged: the reasoning did not decide this verdict.
+                thought = j.reasoning
+                if len(thought) > _REPLY_EXCERPT:
+                    thought = thought[:_REPLY_EXCERPT] + "\n[… truncated]"
+                body.append("reasoning (not judged):\n" + thought)
             failure = JUnitFailure(j.verdict, j.reason, "\n\n".join(body))
         cases.append(
             JUnitCase(
@@ -121,7 +176,7 @@ def score_junit_suite(
             )
         )
     counts = tuple((v, str(result.counts.get(v, 0))) for v in VERDICTS)
-    return JUnitSuite(suite_name, tuple(cases), properties=counts)
+    return JUnitSuite(suite_name, tuple(cases), properties=(*counts, ("citation", result.citation)))
 
 
 def render_score_table(result: ScoreResult, console: Console) -> None:
@@ -137,6 +192,8 @@ def render_score_table(result: ScoreResult, console: Console) -> None:
         share = f"{n / result.total:.0%}" if result.total else "-"
         counts.add_row(Text(v, style=_STYLE[v]), str(n), share)
     console.print(counts)
+    mode = "optional (choice-only)" if result.citation == "optional" else "required"
+    console.print(Text(f"citation: {mode}"))
     failures = [r for r in result.replies if not r.judgement.passed]
     if failures:
         # One block per failure rather than a wide table: readable in an 80-column terminal.
@@ -182,4 +239,11 @@ def _clip(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-__all__ = ["render_score_table", "score_json", "score_jsonl", "score_junit"]
+__all__ = [
+    "render_score_table",
+    "score_json",
+    "score_jsonl",
+    "score_junit",
+    "stream_json",
+    "stream_jsonl",
+]

@@ -21,6 +21,7 @@ from earnest.live.providers.base import (
     ProviderError,
     ProviderReply,
     SampleKey,
+    StopReason,
 )
 from earnest.live.providers.sdk import (
     api_key,
@@ -96,7 +97,16 @@ class AnthropicProvider:
             getattr(b, "text", "") or "" for b in content if getattr(b, "type", "") == "text"
         )
         usage = getattr(resp, "usage", None)
+        stop_reason = getattr(resp, "stop_reason", None)
+        stop: StopReason | None = (
+            "truncated"
+            if stop_reason == "max_tokens"
+            else "refusal"
+            if stop_reason == "refusal"
+            else None
+        )
         return ProviderReply(
+            stop=stop,
             text=text,
             raw=raw,
             tokens_in=getattr(usage, "input_tokens", None),

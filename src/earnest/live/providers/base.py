@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from earnest.pressure.envelopes import StopReason
 from earnest.pressure.evidence import Behaviour
 
 ErrorKind = Literal[
@@ -61,6 +62,9 @@ class ProviderReply:
     model: str | None = None
     did: Behaviour | None = None
     """What the agent did in its workspace copy (acted-out samples only)."""
+    stop: StopReason | None = None
+    """``refusal`` (the model refused) or ``truncated`` (cut at the token limit), when the
+    provider said so; ``None`` otherwise."""
 
 
 class ProviderError(Exception):
@@ -125,4 +129,5 @@ __all__ = [
     "ProviderReply",
     "ProviderUnavailable",
     "SampleKey",
+    "StopReason",
 ]

@@ -29,6 +29,7 @@ from earnest.live.providers.base import (
     ProviderError,
     ProviderReply,
     SampleKey,
+    StopReason,
 )
 from earnest.live.providers.sdk import (
     LOCAL_API_KEY,
@@ -136,7 +137,14 @@ class OpenAIProvider:
         if content is not None and not isinstance(content, str):
             raise ProviderError("the message content is not text", kind="malformed", raw=raw[:2000])
         usage = getattr(resp, "usage", None)
+        stop: StopReason | None = None
+        refusal = getattr(message, "refusal", None)
+        if not content and isinstance(refusal, str) and refusal:
+            content, stop = refusal, "refusal"
+        elif getattr(choices[0], "finish_reason", None) == "length":
+            stop = "truncated"
         return ProviderReply(
+            stop=stop,
             text=content or "",
             raw=raw,
             tokens_in=getattr(usage, "prompt_tokens", None),
