@@ -213,14 +213,16 @@ def test_a_folder_it_may_not_write_is_exit_2(tmp_path: Path) -> None:
     locked.mkdir()
     out = locked / "out.jsonl"
     out.write_text("old\n")
+    page = locked / "out.html"
+    page.write_text("old\n")
     locked.chmod(0o555)  # the file itself is writable; its folder is not
     try:
         proc = run_unprivileged("trajectory", "convert", str(transcript), "-o", str(out))
         assert proc.returncode == 2, proc.stderr
         assert "Permission denied" in proc.stderr and "Traceback" not in proc.stderr
         assert str(out) in proc.stderr and out.read_text() == "old\n"
-        report = run_unprivileged("report", "--suite", str(EXAMPLES / "suite"), "-o", str(out))
+        report = run_unprivileged("report", "--suite", str(EXAMPLES / "suite"), "-o", str(page))
         assert report.returncode == 2 and "Permission denied" in report.stderr
-        assert out.read_text() == "old\n"
+        assert page.read_text() == "old\n"
     finally:
         locked.chmod(0o755)

@@ -56,9 +56,9 @@ def check_command(
     from earnest.report.console import plain_console
     from earnest.report.score import render_score_table, score_json
 
-    format = format_for(format, output)
     loaded = with_citation(load_suite(suite), "optional" if no_citation else None)
     guard_output(output, suite=loaded)
+    format = format_for(format, output)
     result = run_check(loaded)
     errors = sum(1 for d in result.diagnostics if d.severity == "error")
     warnings = len(result.diagnostics) - errors

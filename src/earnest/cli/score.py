@@ -65,9 +65,10 @@ def score(
     from earnest.report.console import plain_console
     from earnest.report.score import render_score_table, score_junit, stream_json, stream_jsonl
 
-    fmt = format_for(fmt, output, param="fmt")
     loaded = with_citation(load_suite(suite), "optional" if no_citation else None)
+    # Overwriting an input is the worse mistake: say that before any format contradiction.
     guard_output(output, reads=[Path(r) for r in replies if r != "-"], suite=loaded)
+    fmt = format_for(fmt, output, param="fmt")
     tally = ScoreTally(loaded.config.citation)
 
     if fmt in (ScoreFormat.json, ScoreFormat.jsonl):
