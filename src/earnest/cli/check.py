@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,23 +66,31 @@ def check_command(
                 if result.score is not None
                 else None
             ),
+            "replies_error": result.replies_error,
             "gating_failures": len(result.gating_failures),
         }
         text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     elif format is CheckFormat.junit:
         text = check_junit(result, loaded)
     else:
-        buffer = io.StringIO()
-        console = (
-            Console(file=buffer, width=140, no_color=True, highlight=False)
-            if output is not None
-            else Console(highlight=False)
-        )
-        console.print(_lint_and_coverage_text(result, errors, warnings), markup=False, end="")
+        # The lint and coverage lines are plain text written as they are: passed through rich,
+        # 100k findings took minutes to lay out. Only the bounded score table uses rich.
+        head = _lint_and_coverage_text(result, errors, warnings)
+        table = ""
         if result.score is not None:
-            render_score_table(result.score, console)
-        console.print(_summary_text(result), markup=False, end="")
-        text = buffer.getvalue()
+            buffer = io.StringIO()
+            if output is not None:
+                console = Console(file=buffer, width=140, no_color=True, highlight=False)
+            else:
+                console = Console(file=buffer, highlight=False)
+            if output is not None or not sys.stdout.isatty():
+                render_score_table(result.score, console)
+                table = buffer.getvalue()
+            else:
+                emit(head, None)
+                head = ""
+                render_score_table(result.score, Console(highlight=False))
+        text = head + table + _summary_text(result)
 
     emit(text, output)
     raise typer.Exit(0 if result.ok else 1)
@@ -102,7 +111,9 @@ def _lint_and_coverage_text(result: CheckResult, errors: int, warnings: int) -> 
         print("\n== coverage")
         _print_coverage(result.coverage)
         print("\n== recorded replies")
-        if result.score is None:
+        if result.replies_error is not None:
+            print(f"not scored: {result.replies_error}")
+        elif result.score is None:
             print("no recorded replies configured ([suite] replies)")
     return buf.getvalue()
 

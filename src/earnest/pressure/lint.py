@@ -36,6 +36,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from earnest.errors import InputError
 from earnest.pressure.citations import (
     citation_forms,
     normalize_phrase,
@@ -44,6 +45,7 @@ from earnest.pressure.citations import (
 from earnest.pressure.models import PRESSURES, AgentDoc, Diagnostic, Severity, Suite
 from earnest.pressure.suite import find_agent
 from earnest.pressure.verdict import _text_pattern as must_cite_pattern
+from earnest.textfile import read_text
 
 MIN_PRESSURES = 3
 BIAS_MIN_FIXTURES = 4
@@ -716,8 +718,8 @@ def _lint_output_contract(doc: AgentDoc) -> Iterator[Diagnostic]:
 def _body_offset(doc: AgentDoc) -> int:
     """Lines before the body in the file (front matter and the blank lines after it)."""
     try:
-        text = Path(doc.path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_text(Path(doc.path), "agent doc")
+    except InputError:
         return -1
     at = text.find(doc.body) if doc.body else -1
     return text.count("\n", 0, at) if at >= 0 else -1

@@ -131,6 +131,20 @@ class Diagnostic:
 
 
 @dataclass(frozen=True, slots=True)
+class Floors:
+    """The least a fixture's prose may hold, in words (``[suite.floors]``; 0 turns one off).
+
+    Below them lint reports ``thin-scenario``, ``thin-title`` and ``thin-choice``: "Skip the
+    tests?" is not a situation an agent can be pressured in, and "no" is not an option it can
+    weigh. The defaults sit well under every fixture of the example suite and the peer suite.
+    """
+
+    scenario_words: int = 40
+    title_words: int = 3
+    choice_words: int = 3
+
+
+@dataclass(frozen=True, slots=True)
 class SuiteConfig:
     """A suite's configuration, from ``earnest.toml`` or ``[tool.earnest]`` in ``pyproject.toml``."""
 
@@ -145,6 +159,7 @@ class SuiteConfig:
     debt: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
+    floors: Floors = field(default_factory=Floors)
 
 
 @dataclass(frozen=True, slots=True)
