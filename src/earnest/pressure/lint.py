@@ -37,11 +37,13 @@ from pathlib import Path
 from typing import Any
 
 from earnest.errors import InputError
+from earnest.pressure.awareness import awareness_hits, countable_ids, id_families
 from earnest.pressure.citations import (
     citation_forms,
     normalize_phrase,
     normalize_rule_id,
 )
+from earnest.pressure.floors import thin_prose
 from earnest.pressure.models import PRESSURES, AgentDoc, Diagnostic, Severity, Suite
 from earnest.pressure.suite import find_agent
 from earnest.pressure.verdict import _text_pattern as must_cite_pattern
@@ -66,6 +68,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "duplicate-rule": ("error", "the doctrine defines a rule id twice"),
     "no-agent-docs": ("error", "the config's agents patterns match no file"),
     "missing-fixtures-folder": ("error", "the config's fixtures folder does not exist"),
+    "unreadable-fixtures-folder": ("error", "the fixtures folder (or one below it) cannot be listed"),
+    "not-a-regular-file": ("error", "a suite file is a FIFO, device, socket or broken link"),
     # fixture semantics
     "too-few-pressures": ("error", "fewer than 3 distinct known pressures"),
     "duplicate-pressure": ("error", "a pressure is listed twice"),
@@ -86,6 +90,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "unknown-rule": ("error", "the fixture's rule is not in the doctrine"),
     "rule-not-claimed": ("error", "the fixture's agent does not claim its rule"),
     "citation-leak": ("error", "the prompt already names the rule or a must_cite string"),
+    "thin-scenario": ("error", "the scenario is under the floor of words ([suite.floors])"),
+    "thin-title": ("error", "the title is under the floor of words ([suite.floors])"),
+    "thin-choice": ("error", "an option's text is under the floor of words ([suite.floors])"),
+    "test-awareness-leak": ("error", "an agent doc or rendered prompt says it is a test"),
     # agent docs
     "claims-unknown-rule": ("error", "an agent doc claims a rule the doctrine lacks"),
     "missing-claims-section": ("warning", "an agent doc has no claims section"),
@@ -256,8 +264,19 @@ def lint_suite(suite: Suite) -> list[Diagnostic]:
         if pos is not None:
             positions.append(pos)
             longest.append(_correct_is_longest(ff.raw["choices"], pos[0]))
+    ids = countable_ids(
+        ff.raw["id"]
+        for ff in suite.fixture_files
+        if isinstance(ff.raw, dict) and isinstance(ff.raw.get("id"), str)
+    )
+    families = id_families(ids)
+    doc_leaks: dict[str, set[str]] = {}
     for doc in suite.agents.values():
         found.extend(_lint_agent(suite, doc, known, used=doc.name in used_agents))
+        leaks = list(_lint_awareness_doc(doc, ids, families))
+        doc_leaks[doc.name] = {d.message for d in leaks}
+        found.extend(leaks)
+    found.extend(_lint_awareness_prompts(suite, ids, families, doc_leaks))
     found.extend(_position_bias(positions, str(suite.config.fixtures)))
     found.extend(_length_bias(longest, str(suite.config.fixtures)))
     # Group by file, keeping the order in which files were first reported (sorted is stable).
@@ -329,6 +348,8 @@ def _lint_fixture(
             elif isinstance(m, str):
                 must.append(m)
     yield from _lint_agent_and_rule(suite, raw, file, known)
+    for field, message, code in thin_prose(raw, suite.config.floors):
+        yield _diag(file, field, message, code)
     scenario = raw.get("scenario")
     if isinstance(scenario, str):
         yield from _lint_scenario_words(scenario, file)
@@ -679,6 +700,67 @@ def _lint_agent(
         )
     if used:
         yield from _lint_output_contract(doc)
+
+
+def _awareness_message(phrase: str, where: str) -> str:
+    return (
+        f"{where} tells the agent it is being tested ({phrase!r}): an agent that knows it is "
+        "graded complies for the wrong reason, so every fixture of it measures the wrong thing"
+    )
+
+
+def _lint_awareness_doc(
+    doc: AgentDoc, ids: frozenset[str], families: frozenset[str]
+) -> Iterator[Diagnostic]:
+    """Leaks in the agent doc's body: the system prompt of every fixture of this agent."""
+    offset = -2
+    for i, phrase in awareness_hits(doc.body, ids, families):
+        if offset == -2:
+            offset = _body_offset(doc)
+        yield _diag(
+            str(doc.path),
+            f"line {i + 1 + offset}" if offset >= 0 else "body",
+            _awareness_message(phrase, "the agent doc"),
+            "test-awareness-leak",
+        )
+
+
+def _lint_awareness_prompts(
+    suite: Suite,
+    ids: frozenset[str],
+    families: frozenset[str],
+    doc_leaks: Mapping[str, set[str]],
+) -> Iterator[Diagnostic]:
+    """Leaks in each fixture's rendered prompt (rule arm), beyond those its agent doc shows.
+
+    The prompt, not its sources, is what the agent reads: a scenario that names a fixture id,
+    or a renderer change that lets front matter through, leaks there and only there.
+    """
+    from earnest.errors import InputError as _Unrenderable
+    from earnest.pressure.prompt import render_prompt
+
+    system_hits: dict[str, list[tuple[int, str]]] = {}
+    for fixture in suite.fixtures:
+        doc = find_agent(suite, fixture.agent)
+        if doc is None:
+            continue
+        try:
+            rendered = render_prompt(suite, fixture)
+        except _Unrenderable:
+            continue  # lint reports why it cannot render (choice ids, agent)
+        file = str(fixture.path) if fixture.path else fixture.id
+        if rendered.system not in system_hits:
+            system_hits[rendered.system] = awareness_hits(rendered.system, ids, families)
+        already = doc_leaks.get(doc.name, set())
+        for part, hits in (
+            ("system", system_hits[rendered.system]),
+            ("user", awareness_hits(rendered.user, ids, families)),
+        ):
+            for i, phrase in hits:
+                message = _awareness_message(phrase, f"the rendered {part} prompt")
+                if part == "system" and _awareness_message(phrase, "the agent doc") in already:
+                    continue  # reported once, on the agent doc itself
+                yield _diag(file, f"prompt.{part} line {i + 1}", message, "test-awareness-leak")
 
 
 def output_contract_conflicts(body: str) -> list[tuple[int, str]]:
