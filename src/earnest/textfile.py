@@ -68,7 +68,9 @@ def read_bytes(path: Path, what: str = "file") -> bytes:
         # Checked again on the open file: the path may have been swapped since the stat.
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise InputError(path, None, f"{what} is {file_kind(mode)}, not a regular file: not read")
+            raise InputError(
+                path, None, f"{what} is {file_kind(mode)}, not a regular file: not read"
+            )
         with os.fdopen(fd, "rb", closefd=False) as fh:
             return fh.read()
     except OSError as exc:

@@ -30,9 +30,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from earnest.configkeys import check_keys
 from earnest.effects.gate import EffectGateConfig
 from earnest.effects.registry import DEFAULT_REGISTRY, TOOL_KINDS, ToolRegistry
-from earnest.configkeys import check_keys
 from earnest.errors import InputError
 
 _KEYS = frozenset({"enabled", "max_downgrades", "verify_artifacts", "strict_claims",

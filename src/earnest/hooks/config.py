@@ -37,8 +37,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from earnest.effects import EffectGateConfig, load_effect_gate_config
 from earnest.configkeys import unknown_key_message
+from earnest.effects import EffectGateConfig, load_effect_gate_config
 from earnest.errors import InputError
 
 CONFIG_NAMES = ("earnest.toml", ".earnest.toml")

@@ -65,9 +65,7 @@ _FAMILY_MARKS = ("\u2026", "...", "*")
 
 def countable_ids(ids: Iterable[str]) -> frozenset[str]:
     """The fixture ids distinctive enough to look for (see the module docstring)."""
-    return frozenset(
-        i for i in ids if len(i) >= 4 and any(ch.isdigit() or ch in "-_" for ch in i)
-    )
+    return frozenset(i for i in ids if len(i) >= 4 and any(ch.isdigit() or ch in "-_" for ch in i))
 
 
 def id_families(ids: frozenset[str]) -> frozenset[str]:

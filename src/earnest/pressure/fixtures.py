@@ -67,7 +67,9 @@ def load_fixture_file(path: Path) -> FixtureFile:
         text = read_text(path, "fixture file")
     except InputError as exc:
         code = "not-a-regular-file" if "not a regular file" in exc.message else "unreadable"
-        return FixtureFile(path, None, None, (Diagnostic(str(path), exc.place or "", exc.message, code),))
+        return FixtureFile(
+            path, None, None, (Diagnostic(str(path), exc.place or "", exc.message, code),)
+        )
     return parse_fixture_text(text, path)
 
 
@@ -286,7 +288,10 @@ def scan_fixture_folder(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
             else:
                 diags.append(
                     Diagnostic(
-                        str(path), "", f"is {kind}, not a regular file: not read", "not-a-regular-file"
+                        str(path),
+                        "",
+                        f"is {kind}, not a regular file: not read",
+                        "not-a-regular-file",
                     )
                 )
     return sorted(found), diags

@@ -68,7 +68,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "duplicate-rule": ("error", "the doctrine defines a rule id twice"),
     "no-agent-docs": ("error", "the config's agents patterns match no file"),
     "missing-fixtures-folder": ("error", "the config's fixtures folder does not exist"),
-    "unreadable-fixtures-folder": ("error", "the fixtures folder (or one below it) cannot be listed"),
+    "unreadable-fixtures-folder": (
+        "error",
+        "the fixtures folder (or one below it) cannot be listed",
+    ),
     "not-a-regular-file": ("error", "a suite file is a FIFO, device, socket or broken link"),
     # fixture semantics
     "too-few-pressures": ("error", "fewer than 3 distinct known pressures"),
