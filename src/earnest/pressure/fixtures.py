@@ -290,7 +290,7 @@ def scan_fixture_folder(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
                     Diagnostic(
                         str(path),
                         "",
-                        f"is {kind}, not a regular file: not read",
+                        f"fixture file is {kind}, not a regular file: not read",
                         "not-a-regular-file",
                     )
                 )
