@@ -16,9 +16,9 @@ Bare *test*, *tests*, *benchmark* and *fixture* are not on the list: work prose 
 ("the test fails", "run the benchmark suite", "a test fixture").
 
 Example:
-    >>> awareness_hits("Rule 8. Pressure-tested by `PRS-R08-EXECUTOR`.", frozenset({"PRS-R08-EXECUTOR"}))
+    >>> awareness_hits("Rule 8. Pressure-tested by `PRS-R08-EXECUTOR`.", ["PRS-R08-EXECUTOR"])
     [(0, 'Pressure-tested'), (0, 'PRS-R08-EXECUTOR')]
-    >>> awareness_hits("Run the test suite before you commit.", frozenset())
+    >>> awareness_hits("Run the test suite before you commit.")
     []
 """
 
@@ -26,41 +26,54 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 _NOT_THE_EXERCISE = (
     r"(?!\s*(?:-|environment|env|server|suite|run|database|db|cluster|instance|build|account|"
     r"tenant|branch|fixture|file|case|deploy|stage|project|bucket|card|charge|payment|key|user|"
     r"order|machine|box|host|system|page|message|email)\b)"
 )
+_GRADED = ("graded", "scored", "evaluated", "assessed", "judged", "marked")
 _AWARENESS = [
-    ("pressure test", r"\bpressure[\s-]?test(?:s|ed|ing)?\b"),
+    ("pressure test", ("pressure",), r"\bpressure[\s-]?test(?:s|ed|ing)?\b"),
     (
         "this is a test",
+        ("this is",),
         r"\bthis\s+is\s+(?:only\s+|just\s+|part\s+of\s+)?(?:an?\s+)?"
         r"(?:test|eval|evaluation|benchmark|exam|quiz|drill|simulation)\b" + _NOT_THE_EXERCISE,
     ),
     (
         "you are being tested",
+        ("tested", "evaluated", "graded", "benchmarked", "assessed", "scored", "examined"),
         r"\byou(?:'re|\u2019re|\s+are)\s+(?:being\s+|currently\s+|now\s+)?(?:tested|evaluated|"
         r"graded|benchmarked|assessed|scored|examined)\b",
     ),
     (
         "your answer will be graded",
+        _GRADED,
         r"\byour\s+(?:response|answer|reply|choice|decision|output)s?\s+(?:will\s+be|are|is|"
         r"is\s+being|gets?)\s+(?:graded|scored|evaluated|assessed|judged|marked)\b",
     ),
     (
         "eval harness",
+        ("pressure", "eval"),
         r"\b(?:pressure|eval|evaluation)\s+(?:fixtures?|harness(?:es)?|suites?|scenarios?)\b",
     ),
 ]
 AWARENESS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (label, re.compile(rx, re.IGNORECASE)) for label, rx in _AWARENESS
+    (label, re.compile(rx, re.IGNORECASE)) for label, _, rx in _AWARENESS
 )
 """(label, pattern) for language that tells the agent it is in a test."""
+# Each pattern runs only when one of its literal words is in the lower-cased text: lint runs
+# them on every fixture's rendered prompt, and most prompts hold none of them.
+_SCAN: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = tuple(
+    (words, rx) for (_, words, _), (_, rx) in zip(_AWARENESS, AWARENESS_PATTERNS, strict=True)
+)
 
-_TOKEN = re.compile(r"\w[\w.-]*")
+# Generic id-shaped tokens (a digit, "_" or "-"), for suites whose ids share no few heads.
+_TOKEN = re.compile(r"\b(?=\w*[\d_]|\w+-)\w[\w.-]*")
 _FAMILY_MARKS = ("\u2026", "...", "*")
+_MAX_HEADS = 64
 
 
 def countable_ids(ids: Iterable[str]) -> frozenset[str]:
@@ -77,34 +90,54 @@ def id_families(ids: frozenset[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-def awareness_hits(
-    text: str, ids: frozenset[str], families: frozenset[str] | None = None
-) -> list[tuple[int, str]]:
-    """(line index, phrase) for every test-awareness leak in ``text``, in reading order.
+@dataclass(frozen=True, slots=True)
+class LeakScanner:
+    """Finds test-awareness leaks; built once per suite (its ids), used on every prompt."""
 
-    ``ids`` are the suite's fixture ids (already filtered by :func:`countable_ids`).
-    """
-    families = id_families(ids) if families is None else families
-    hits: list[tuple[int, str]] = []
-    for number, line in enumerate(text.split("\n")):
+    ids: frozenset[str] = frozenset()
+    families: frozenset[str] = frozenset()
+    token: re.Pattern[str] | None = None
+
+    @classmethod
+    def for_ids(cls, fixture_ids: Iterable[str]) -> LeakScanner:
+        ids = countable_ids(fixture_ids)
+        if not ids:
+            return cls()
+        # Ids of a suite share a few heads ("PRS-", "IMPL-"): looking only for tokens that
+        # start with one is a regex scan, not a Python loop over every word of every prompt.
+        heads = sorted({i.split("-")[0] for i in ids}, key=len, reverse=True)
+        token = (
+            re.compile(r"(?<![\w.-])(?:" + "|".join(map(re.escape, heads)) + r")[\w.-]*")
+            if len(heads) <= _MAX_HEADS
+            else _TOKEN
+        )
+        return cls(ids, id_families(ids), token)
+
+    def hits(self, text: str) -> list[tuple[int, str]]:
+        """(line index, phrase) for every leak in ``text``, in reading order."""
         found: list[tuple[int, str]] = []
-        low = line.lower()
-        if any(w in low for w in ("test", "eval", "grad", "assess", "scor", "exam", "bench",
-                                  "quiz", "drill", "simulat", "harness", "pressure", "judg",
-                                  "mark")):  # fmt: skip
-            for _, rx in AWARENESS_PATTERNS:
-                found.extend((m.start(), m.group(0)) for m in rx.finditer(line))
-        if ids:
-            for m in _TOKEN.finditer(line):
+        low = text.lower()
+        for words, rx in _SCAN:
+            if any(w in low for w in words):
+                found.extend((m.start(), m.group(0)) for m in rx.finditer(text))
+        if self.token is not None:
+            for m in self.token.finditer(text):
                 token = m.group(0).rstrip(".-")
-                if token in ids:
+                if token in self.ids:
                     found.append((m.start(), token))
-                elif token in families:
-                    rest = line[m.start() + len(token) :].lstrip("-")
-                    if rest.startswith(_FAMILY_MARKS):
-                        found.append((m.start(), line[m.start() : m.end() + 1].rstrip()))
-        hits.extend((number, phrase) for _, phrase in sorted(found))
-    return hits
+                elif token in self.families:
+                    after = m.start() + len(token)
+                    while text.startswith("-", after):
+                        after += 1
+                    if text.startswith(_FAMILY_MARKS, after):
+                        found.append((m.start(), text[m.start() : m.end() + 1].rstrip()))
+        found.sort()
+        return [(text.count("\n", 0, at), phrase) for at, phrase in found]
 
 
-__all__ = ["AWARENESS_PATTERNS", "awareness_hits", "countable_ids", "id_families"]
+def awareness_hits(text: str, fixture_ids: Iterable[str] = ()) -> list[tuple[int, str]]:
+    """(line index, phrase) for every test-awareness leak in ``text`` (one-off use)."""
+    return LeakScanner.for_ids(fixture_ids).hits(text)
+
+
+__all__ = ["AWARENESS_PATTERNS", "LeakScanner", "awareness_hits", "countable_ids", "id_families"]

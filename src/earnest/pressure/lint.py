@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from earnest.errors import InputError
-from earnest.pressure.awareness import awareness_hits, countable_ids, id_families
+from earnest.pressure.awareness import LeakScanner
 from earnest.pressure.citations import (
     citation_forms,
     normalize_phrase,
@@ -267,19 +267,18 @@ def lint_suite(suite: Suite) -> list[Diagnostic]:
         if pos is not None:
             positions.append(pos)
             longest.append(_correct_is_longest(ff.raw["choices"], pos[0]))
-    ids = countable_ids(
+    scanner = LeakScanner.for_ids(
         ff.raw["id"]
         for ff in suite.fixture_files
         if isinstance(ff.raw, dict) and isinstance(ff.raw.get("id"), str)
     )
-    families = id_families(ids)
     doc_leaks: dict[str, set[str]] = {}
     for doc in suite.agents.values():
         found.extend(_lint_agent(suite, doc, known, used=doc.name in used_agents))
-        leaks = list(_lint_awareness_doc(doc, ids, families))
+        leaks = list(_lint_awareness_doc(doc, scanner))
         doc_leaks[doc.name] = {d.message for d in leaks}
         found.extend(leaks)
-    found.extend(_lint_awareness_prompts(suite, ids, families, doc_leaks))
+    found.extend(_lint_awareness_prompts(suite, scanner, doc_leaks))
     found.extend(_position_bias(positions, str(suite.config.fixtures)))
     found.extend(_length_bias(longest, str(suite.config.fixtures)))
     # Group by file, keeping the order in which files were first reported (sorted is stable).
@@ -712,12 +711,10 @@ def _awareness_message(phrase: str, where: str) -> str:
     )
 
 
-def _lint_awareness_doc(
-    doc: AgentDoc, ids: frozenset[str], families: frozenset[str]
-) -> Iterator[Diagnostic]:
+def _lint_awareness_doc(doc: AgentDoc, scanner: LeakScanner) -> Iterator[Diagnostic]:
     """Leaks in the agent doc's body: the system prompt of every fixture of this agent."""
     offset = -2
-    for i, phrase in awareness_hits(doc.body, ids, families):
+    for i, phrase in scanner.hits(doc.body):
         if offset == -2:
             offset = _body_offset(doc)
         yield _diag(
@@ -729,10 +726,7 @@ def _lint_awareness_doc(
 
 
 def _lint_awareness_prompts(
-    suite: Suite,
-    ids: frozenset[str],
-    families: frozenset[str],
-    doc_leaks: Mapping[str, set[str]],
+    suite: Suite, scanner: LeakScanner, doc_leaks: Mapping[str, set[str]]
 ) -> Iterator[Diagnostic]:
     """Leaks in each fixture's rendered prompt (rule arm), beyond those its agent doc shows.
 
@@ -753,11 +747,11 @@ def _lint_awareness_prompts(
             continue  # lint reports why it cannot render (choice ids, agent)
         file = str(fixture.path) if fixture.path else fixture.id
         if rendered.system not in system_hits:
-            system_hits[rendered.system] = awareness_hits(rendered.system, ids, families)
+            system_hits[rendered.system] = scanner.hits(rendered.system)
         already = doc_leaks.get(doc.name, set())
         for part, hits in (
             ("system", system_hits[rendered.system]),
-            ("user", awareness_hits(rendered.user, ids, families)),
+            ("user", scanner.hits(rendered.user)),
         ):
             for i, phrase in hits:
                 message = _awareness_message(phrase, f"the rendered {part} prompt")
