@@ -182,7 +182,7 @@ def _run_unprivileged(*args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         env=env,
         timeout=120,
-        preexec_fn=_without_file_capabilities if os.geteuid() == 0 else None,  # noqa: PLW1509
+        preexec_fn=_without_file_capabilities if os.geteuid() == 0 else None,
     )
 
 
