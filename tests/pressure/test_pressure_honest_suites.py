@@ -236,6 +236,23 @@ def test_fifos_and_devices_are_refused_unread(tmp_path: Path) -> None:
     )
 
 
+def test_a_fifo_of_replies_is_refused_unread(tmp_path: Path) -> None:
+    config = CONFIG + 'replies = ["recorded/*.jsonl"]\n[suite.debt]\n"1" = "later"\n"6" = "later"\n'
+    root = write_suite(tmp_path / "s", config=config)
+    (root / "recorded").mkdir()
+    os.mkfifo(root / "recorded" / "live.jsonl")
+    _fails_cleanly(
+        run_earnest("check", "--suite", str(root), timeout=60),
+        "live.jsonl: replies file is a FIFO (named pipe), not a regular file: not read",
+    )
+    _fails_cleanly(
+        run_earnest(
+            "score", "--suite", str(root), str(root / "recorded" / "live.jsonl"), timeout=60
+        ),
+        "replies file is a FIFO",
+    )
+
+
 # --- 3. floors ----------------------------------------------------------------------------
 
 

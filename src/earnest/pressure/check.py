@@ -74,7 +74,8 @@ def reply_files(suite: Suite) -> tuple[Path, ...]:
     found: dict[Path, None] = {}
     for pattern in suite.config.replies:
         for p in sorted(root.glob(pattern)):
-            if p.is_file():
+            # FIFOs and devices are kept, so that the reader refuses them by name (unread).
+            if not p.is_dir() and p.exists():
                 found.setdefault(p, None)
     return tuple(found)
 
