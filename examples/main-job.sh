@@ -31,6 +31,24 @@ mkdir -p "$out" || exit 2
 step report --suite examples/suite --trajectories examples/trajectories --dimensions all \
     --output "$out/report.html"
 
+# Said versus did, offline: the agentic suite's recorded acted-out replies (each with what the
+# agent did) judged again; then the suite acted out live by its scripted agents, each in a fresh
+# copy of the fixture's workspace (they really run the tests, try to merge, edit a file); one
+# verdict per agent, fail-action among them. Then its report, said and did side by side.
+step check --suite examples/agentic
+printf '\n$ earnest run --suite examples/agentic --act --store %s -y\n' "$out/agentic-runs.db"
+$EARNEST run --suite examples/agentic --act --store "$out/agentic-runs.db" -y \
+    >"$out/agentic-run.txt"
+rc=$?
+cat "$out/agentic-run.txt"
+if [ "$rc" -ge 2 ]; then broken=1; fi
+printf '(exit %s)\n' "$rc"
+run_id=$(tail -n 1 "$out/agentic-run.txt")
+if [ "$rc" -lt 2 ] && [ -n "$run_id" ]; then
+    step report --run "$run_id" --store "$out/agentic-runs.db" --suite examples/agentic \
+        --output "$out/agentic-report.html"
+fi
+
 if [ "$broken" -ne 0 ]; then
     echo "main job: a step could not run (exit 2 above)" >&2
     exit 2

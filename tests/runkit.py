@@ -74,4 +74,4 @@ def live_run(suite_dir: Path, store: Path, server: FakeModelServer, *extra: str)
     return proc.stdout.strip().splitlines()[-1]
 
 
-__all__ = ["FakeModelServer", "example_agent", "live_run"]
+__all__ = ["Action", "FakeModelServer", "example_agent", "live_run"]

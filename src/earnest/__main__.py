@@ -14,11 +14,11 @@ def main(argv: list[str] | None = None) -> int:
     if (
         len(args) >= 2
         and args[0] == "hook"
-        and args[1] not in {"install", "uninstall", "--help", "-h"}
+        and args[1] not in {"install", "uninstall", "doctor", "--help", "-h"}
     ):
-        from earnest.hooks.entry import run_hook
+        from earnest.hooks.entry import run_hook, time_budget
 
-        return run_hook(args[1:])
+        return run_hook(args[1:], budget=time_budget())
     from earnest.cli import run
 
     return run(args)

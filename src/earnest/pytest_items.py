@@ -24,6 +24,7 @@ from earnest.pressure.envelopes import unwrap_envelope
 from earnest.pressure.models import Diagnostic, Suite
 from earnest.pressure.score import ScoredReply
 from earnest.pressure.suite import load_suite
+from earnest.redact import scrub
 
 _EXCERPT = 3000
 
@@ -118,11 +119,12 @@ def _lint_outcome(diags: list[Diagnostic]) -> Outcome:
 
 def _reply_outcome(r: ScoredReply) -> Outcome:
     rec, j = r.record, r.judgement
+    # Judged on the raw reply above; what pytest prints and writes to JUnit is redacted.
     if j.passed:
-        return Outcome("pass", info=f"pass: {j.reason}")
+        return Outcome("pass", info=scrub(f"pass: {j.reason}"))
     head = f"{j.verdict}: {j.reason}"
     if rec.arm == "ablated":
-        return Outcome("xfail", f"ablated arm (RED baseline, never gates): {head}")
+        return Outcome("xfail", scrub(f"ablated arm (RED baseline, never gates): {head}"))
     lines = [head]
     lines += [
         f"  {'ok ' if c.passed else ('-- ' if c.passed is None else 'NO ')} {c.name}: {c.detail}"
@@ -136,7 +138,7 @@ def _reply_outcome(r: ScoredReply) -> Outcome:
     text = unwrap_envelope(rec.response).text
     excerpt = text if len(text) <= _EXCERPT else text[:_EXCERPT] + "\n[… truncated]"
     lines += ["reply:", excerpt or "(empty)"]
-    return Outcome("fail", "\n".join(lines))
+    return Outcome("fail", scrub("\n".join(lines)))
 
 
 def _items(

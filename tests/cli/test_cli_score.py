@@ -123,6 +123,7 @@ def test_json_summary_and_replies(suite: Path) -> None:
         "fail-citation": 1,
         "fail-hybrid": 1,
         "fail-unparseable": 1,
+        "fail-action": 0,
     }
     assert s["unmatched_failures"] >= 1
     assert len(doc["replies"]) == 7
@@ -209,7 +210,7 @@ def test_refuses_to_overwrite_the_replies(suite: Path) -> None:
     proc = run_earnest(
         "score", "replies.jsonl", "--format", "json", "-o", "replies.jsonl", cwd=suite
     )
-    assert proc.returncode == 2 and "would overwrite a replies file" in proc.stderr
+    assert proc.returncode == 2 and "refusing to overwrite a file the command reads" in proc.stderr
     assert path.read_text() == before
 
 

@@ -43,4 +43,20 @@ def test_main_job_runs_every_step(tmp_path: Path) -> None:
     assert report.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert "check: FAILED: replies:" in out  # the example replies hold every verdict
     assert "completion without effect: 2/12" in out
+    # Said versus did: the agentic suite acted out, one verdict per scripted agent.
+    assert "$ earnest check --suite examples/agentic" in out
+    assert "$ earnest run --suite examples/agentic --act" in out
+    for verdict in (
+        "pass 1",
+        "fail-choice 1",
+        "fail-citation 1",
+        "fail-hybrid 1",
+        "fail-unparseable 1",
+        "fail-action 1",
+    ):
+        assert verdict in out
+    agentic = tmp_path / "out" / "agentic-report.html"
+    assert f"wrote {agentic} (9 replies" in out
+    html = agentic.read_text(encoding="utf-8")
+    assert '<section id="said-did">' in html and "git merge --no-ff feature/lock-timeout" in html
     assert out.rstrip().endswith("main job: done")

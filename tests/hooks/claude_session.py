@@ -106,7 +106,7 @@ class Session:
         return result
 
     def state_file(self) -> dict[str, Any]:
-        (path,) = [p for p in self.state.glob("claude-code-*.json")]
+        (path,) = [p for p in self.state.glob("earnest-claude-code-*.json")]
         data: dict[str, Any] = json.loads(path.read_text())["state"]
         return data
 

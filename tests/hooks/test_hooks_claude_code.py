@@ -146,7 +146,7 @@ def test_subagent_asked_for_a_poem_in_a_file_that_left_nothing_is_blocked(
     # Now a file was asked for; the subagent only searched the web and answered.
     assert blocked(result)
     assert "completion-without-effect" in decision(result)["reason"]
-    state = json.loads(next(session.state.glob("claude-code-*.json")).read_text())["state"]
+    state = json.loads(next(session.state.glob("earnest-claude-code-*.json")).read_text())["state"]
     assert state["agent_id"] == "a5bdbc1" and state["blocks"] == 1
 
 

@@ -176,3 +176,50 @@ def test_preset_argv_always_carry_the_model_and_never_a_shell() -> None:
     cmd = replace(parse_spec("c", "exec:cmd:agent --m {model}"), model="m1")
     assert build_argv(cmd, "DOC", "/w/AGENT.md") == ["agent", "--m", "m1"]
     assert HOOK_DISABLE_ENV == "EARNEST_HOOK_DISABLE"
+
+
+# Gemini CLI 0.61 in an untrusted folder: a coloured message naming both ways out, exit 55.
+GEMINI_061 = """#!{python}
+import json, os, sys
+args = sys.argv[1:]
+trusted = os.environ.get("GEMINI_CLI_TRUST_WORKSPACE") == "true" or "--skip-trust" in args
+if not trusted:
+    sys.stderr.write("\\x1b[31mGemini CLI is not running in a trusted directory. To proceed, "
+                     "either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKSPACE=true` "
+                     "environment variable, or trust this directory in interactive mode.\\x1b[0m\\n")
+    sys.exit(55)
+if os.environ.get("FAKE_GEMINI_FAIL"):
+    sys.stderr.write("\\x1b[1;31m[API Error: \\x1b[4mquota exceeded\\x1b[0m]\\n")
+    sys.exit(1)
+prompt = args[args.index("--prompt") + 1]
+print(json.dumps({"session_id": "g1", "response": "Read it.\\nCHOICE: C\\n" + prompt[:10],
+                  "stats": {}}))
+"""
+
+
+def _fake_gemini(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    exe = bindir / "gemini"
+    exe.write_text(GEMINI_061.replace("{python}", PY))
+    exe.chmod(0o755)
+    monkeypatch.setenv("PATH", os.pathsep.join([str(bindir), os.environ.get("PATH", "")]))
+    monkeypatch.delenv("GEMINI_CLI_TRUST_WORKSPACE", raising=False)
+
+
+def test_exec_gemini_children_run_trusted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_gemini(tmp_path, monkeypatch)
+    reply = run(provider("exec:gemini:gemini-2.5-pro"))
+    assert "CHOICE: C" in reply.text and "THE FIXTUR" in reply.text
+
+
+def test_exec_error_text_is_stored_without_ansi_codes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fake_gemini(tmp_path, monkeypatch)
+    monkeypatch.setenv("FAKE_GEMINI_FAIL", "1")
+    with pytest.raises(ProviderError) as info:
+        run(provider("exec:gemini:gemini-2.5-pro"))
+    assert "exited with status 1" in info.value.message
+    assert "[API Error: quota exceeded]" in info.value.message
+    assert "\x1b" not in info.value.message and "\x1b" not in (info.value.raw or "")

@@ -42,6 +42,7 @@ def test_scores_in_input_order_with_counts(tmp_path: Path) -> None:
         "fail-citation": 1,
         "fail-hybrid": 1,
         "fail-unparseable": 1,
+        "fail-action": 0,
     }
     assert list(result.counts) == list(VERDICTS)
     assert (result.total, result.passed, result.failed, result.all_passed) == (6, 2, 4, False)

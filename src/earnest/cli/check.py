@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,6 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from earnest.cli import app
+from earnest.cli.output import NoRedactOpt, redaction
 from earnest.cli.pressure import SUITE_HELP
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ def check_command(
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Write the report to FILE instead of standard output."
     ),
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Lint, coverage, and scoring of the suite's recorded replies, in one command: the CI entry point.
 
@@ -39,11 +40,12 @@ def check_command(
     ablated arm that does not pass. Ablated-arm replies are the RED baseline (the rule removed):
     they are scored and shown, and expected to fail. Exit 2 on bad input.
     """
+    redaction(no_redact)
     import io
 
     from rich.console import Console
 
-    from earnest.cli.output import emit
+    from earnest.cli.output import emit, guard_output, screen_console
     from earnest.pressure.check import run_check
     from earnest.pressure.lint import lint_json
     from earnest.pressure.suite import load_suite
@@ -51,6 +53,7 @@ def check_command(
     from earnest.report.score import render_score_table, score_json
 
     loaded = load_suite(suite)
+    guard_output(output, suite=loaded)
     result = run_check(loaded)
     errors = sum(1 for d in result.diagnostics if d.severity == "error")
     warnings = len(result.diagnostics) - errors
@@ -79,17 +82,13 @@ def check_command(
         table = ""
         if result.score is not None:
             buffer = io.StringIO()
-            if output is not None:
-                console = Console(file=buffer, width=140, no_color=True, highlight=False)
-            else:
-                console = Console(file=buffer, highlight=False)
-            if output is not None or not sys.stdout.isatty():
-                render_score_table(result.score, console)
-                table = buffer.getvalue()
-            else:
-                emit(head, None)
-                head = ""
-                render_score_table(result.score, Console(highlight=False))
+            console = (
+                Console(file=buffer, width=140, no_color=True, highlight=False)
+                if output is not None
+                else screen_console(buffer)
+            )
+            render_score_table(result.score, console)
+            table = buffer.getvalue()
         text = head + table + _summary_text(result)
 
     emit(text, output)

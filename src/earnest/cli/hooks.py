@@ -1,4 +1,5 @@
-"""Stop-hook commands: ``earnest hook install|uninstall CLI``, and the adapters' help.
+"""Stop-hook commands: ``earnest hook install|uninstall CLI``, ``earnest hook doctor [CLI]``,
+and the adapters' help.
 
 The adapters themselves (``earnest hook claude-code`` and friends) are dispatched by
 ``earnest.__main__`` before Typer is imported; the commands registered here for them only
@@ -44,10 +45,6 @@ _NOTES = {
         "Gemini CLI runs hooks only while its hooks system is on: check `/hooks panel` "
         "(turn it on under /settings if it says disabled)."
     ),
-    "codex": (
-        "Codex runs hooks from hooks.json when its hooks feature is on "
-        "([features] hooks = true in ~/.codex/config.toml on versions where it is off)."
-    ),
 }
 
 
@@ -65,7 +62,12 @@ _CLI_ARG = typer.Argument(..., help="The agent CLI: claude-code, gemini or codex
 _PROJECT = typer.Option(
     False, "--project", help="The project's settings under --dir or the current folder (default)."
 )
-_USER = typer.Option(False, "--user", help="Your user settings under $HOME.")
+_USER = typer.Option(
+    False,
+    "--user",
+    help="Your user settings, where the CLI looks: $CLAUDE_CONFIG_DIR (else ~/.claude), "
+    "$CODEX_HOME (else ~/.codex), $GEMINI_CLI_HOME/.gemini (else ~/.gemini).",
+)
 _DIR = typer.Option(None, "--dir", help="The project folder (default: the current folder).")
 _FORMAT = typer.Option(
     OutputFormat.text,
@@ -83,8 +85,8 @@ def install(
     command: str | None = typer.Option(
         None,
         "--command",
-        help="The command the CLI should run (default: `earnest hook CLI` if earnest is on "
-        "PATH, else this Python with `-m earnest hook CLI`).",
+        help="The command the CLI should run (default: this Python by its absolute path, "
+        "`-m earnest hook CLI`, which works when the CLI starts without your venv).",
     ),
     fmt: OutputFormat = _FORMAT,
 ) -> None:
@@ -111,6 +113,20 @@ def install(
     note = _NOTES.get(cli.value)
     if note:
         print(f"  note: {note}")
+    from earnest.hooks.bytecode import compile_package
+
+    compiled, problem = compile_package()
+    if not compiled:
+        print(f"  note: bytecode not compiled ({problem}); every stop will compile it again")
+    from earnest.hooks.doctor import install_advice
+
+    certain, advice = install_advice(cli.value, path, Path(directory or Path.cwd()))
+    if advice:
+        lead = "will not run it yet" if certain else "may not run it"
+        print(f"  {cli.value} {lead}. Still to do:")
+        for n, line in enumerate(advice, 1):
+            print(f"  {n}. " + line.replace("\n", "\n     "))
+    print(f"  Check with: earnest hook doctor {cli.value}")
 
 
 @hook_app.command("uninstall")
@@ -139,6 +155,39 @@ def uninstall(
             print(f"  backup of the previous file: {change.backup}")
     else:
         print(f"earnest: no earnest stop hook for {cli.value} in {path} (no change)")
+
+
+@hook_app.command("doctor")
+def doctor(
+    cli: CliName | None = typer.Argument(None, help="The agent CLI to check (default: all three)."),
+    directory: Path | None = _DIR,
+    fmt: OutputFormat = typer.Option(
+        OutputFormat.text,
+        "--format",
+        help='text, or json: a list of {"cli", "scope", "settings", "event", "command", '
+        '"verdict", "cli_version", "checks"}.',
+    ),
+) -> None:
+    """Report, for each installed earnest hook, whether the CLI will actually run it.
+
+    Checks the settings file, that the command resolves and starts, the CLI's own switches
+    and trust (Codex: project trust_level and the hook's review in /hooks; Gemini: folder
+    trust), and the CLI's version. Reads only; never bypasses a CLI's trust. Exit 1 when an
+    installed hook will not run.
+    """
+    from earnest.hooks.doctor import diagnose_all, render_text
+    from earnest.hooks.settings import CLIS
+
+    if directory is not None and not directory.is_dir():
+        raise typer.BadParameter(f"not a folder: {directory}", param_hint="--dir")
+    clis = (cli.value,) if cli is not None else CLIS
+    found = diagnose_all(clis, directory)
+    if fmt is OutputFormat.json:
+        print(json.dumps([d.as_json() for d in found], indent=2))
+    else:
+        print(render_text(found, clis), end="")
+    if any(d.verdict == "does not run" for d in found):
+        raise typer.Exit(1)
 
 
 def _adapter_command(name: str) -> None:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from earnest.cli import app
+from earnest.cli.output import NoRedactOpt, redaction
 from earnest.errors import InputError
+from earnest.redact import scrub
+
+if TYPE_CHECKING:
+    from earnest.live.session import RunPlan
 
 DEFAULT_STORE = Path(".earnest") / "runs.db"
 
@@ -88,10 +94,19 @@ def run(
     fixtures: Annotated[
         str | None, typer.Option("--fixtures", help="Only these fixture ids (comma-separated).")
     ] = None,
+    act: Annotated[
+        bool,
+        typer.Option(
+            "--act",
+            help="Act agentic fixtures out: each sample runs the exec: agent in a fresh copy "
+            "of the fixture's workspace and is judged on what it did as well as what it said.",
+        ),
+    ] = False,
     fmt: FormatOpt = "table",
     progress_interval: Annotated[
         float, typer.Option("--progress-interval", help="Seconds between plain progress lines.")
     ] = 10.0,
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Send the suite's fixtures to models or agent CLIs, judge and store every reply.
 
@@ -99,13 +114,11 @@ def run(
 
     Exit 0: every rule-arm sample passed; 1: a rule-arm failure, a void sample or an unfinished run; 2: bad input.
     """
-    from earnest.live.cost import format_usd
-    from earnest.live.progress import Progress
+    redaction(no_redact)
     from earnest.live.providers import ProviderUnavailable
-    from earnest.live.render import render_summary
-    from earnest.live.session import Overrides, execute, plan_new, plan_resume
+    from earnest.live.runlock import run_lock
+    from earnest.live.session import Overrides, plan_new, plan_resume
     from earnest.live.store import RunStore
-    from earnest.live.summary import summarize
 
     _check_format(fmt)
     ov = Overrides(
@@ -121,15 +134,35 @@ def run(
         shuffle=False if no_shuffle else None,
         max_cost=max_cost,
         fixtures=fixtures,
+        act=True if act else None,
     )
-    try:
+    with contextlib.ExitStack() as held:
         if resume is not None:
-            with RunStore(store, create=False) as st:
-                plan = plan_resume(st, resume, suite, ov)
-        else:
-            plan = plan_new(suite if suite is not None else Path("."), ov)
-    except ProviderUnavailable as exc:
-        raise InputError(None, None, str(exc)) from None
+            if not store.is_file():
+                raise InputError(store, None, "no run store here (pass --store PATH)")
+            # One writer per run: taken before the missing samples are counted.
+            held.enter_context(run_lock(store, resume))
+        try:
+            if resume is not None:
+                with RunStore(store, create=False) as st:
+                    plan = plan_resume(st, resume, suite, ov)
+            else:
+                plan = plan_new(suite if suite is not None else Path("."), ov)
+        except ProviderUnavailable as exc:
+            raise InputError(None, None, str(exc)) from None
+        if resume is None:
+            held.enter_context(run_lock(store, plan.run.run_id))
+        _take(plan, store, yes, fmt, progress_interval)
+
+
+def _take(plan: RunPlan, store: Path, yes: bool, fmt: str, progress_interval: float) -> None:
+    """Confirm the cost, take the plan's samples into ``store`` and report (holding the lock)."""
+    from earnest.live.cost import format_usd
+    from earnest.live.progress import Progress
+    from earnest.live.render import render_summary
+    from earnest.live.session import execute
+    from earnest.live.store import RunStore
+    from earnest.live.summary import summarize
 
     broken = plan.broken_fixture_files
     if broken:
@@ -181,7 +214,7 @@ def run(
             f"(resume with --resume {info.run_id} --max-cost HIGHER)",
             file=sys.stderr,
         )
-    sys.stdout.write(render_summary(summary, fmt))
+    sys.stdout.write(scrub(render_summary(summary, fmt)))
     print(info.run_id)
     raise typer.Exit(summary.exit_code())
 
@@ -191,11 +224,13 @@ def runs_show(
     run_id: Annotated[str, typer.Argument(help="The run id.")],
     store: StoreOpt = DEFAULT_STORE,
     fmt: FormatOpt = "table",
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Report a stored run: pass rates with intervals, pass^k, verdicts, ablation deltas.
 
     Exit 0: complete and every rule-arm sample passed; 1 otherwise.
     """
+    redaction(no_redact)
     from earnest.live.render import render_summary
     from earnest.live.store import RunStore
     from earnest.live.summary import summarize
@@ -203,7 +238,7 @@ def runs_show(
     _check_format(fmt)
     with RunStore(store, create=False) as st:
         summary = summarize(st.get_run(run_id), st.samples(run_id))
-    sys.stdout.write(render_summary(summary, fmt))
+    sys.stdout.write(scrub(render_summary(summary, fmt)))
     raise typer.Exit(summary.exit_code())
 
 
@@ -224,15 +259,40 @@ def runs_list(
     sys.stdout.write(runs_table(runs, counts, fmt))
 
 
+@runs_app.command("check")
+def runs_check(
+    store: StoreOpt = DEFAULT_STORE,
+    fmt: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
+) -> None:
+    """Check the run store: SQLite's integrity check, then which runs can still be read.
+
+    Opens the store read-only. Exit 0: sound; 1: damage found (each run says how many of its samples still read); 2: not a readable store at all.
+    """
+    import json
+
+    from earnest.live.store_check import check_store
+
+    if fmt not in ("table", "json"):
+        raise InputError(None, "--format", f"unknown format {fmt!r} (use table or json)")
+    result = check_store(store)
+    if fmt == "json":
+        sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(result.render())
+    raise typer.Exit(0 if result.ok else 1)
+
+
 @app.command("export")
 def export(
     run_id: Annotated[str, typer.Argument(help="The run id.")],
     store: StoreOpt = DEFAULT_STORE,
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Print a run's judged replies as recorded-replies JSONL (what `earnest score` reads).
 
-    One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile. Void samples have no reply and are left out.
+    One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile, and did for an acted-out sample. Void samples have no reply and are left out.
     """
+    redaction(no_redact)
     import json
 
     from earnest.live.store import RunStore
@@ -253,7 +313,10 @@ def export(
             "order": list(r.displayed_order),
             "profile": r.profile,
         }
-        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        action = (r.judgement or {}).get("action")
+        if isinstance(action, dict) and action.get("did") is not None:
+            line["did"] = action["did"]  # an acted-out sample: what it did, for re-judging
+        out.write(scrub(json.dumps(line, ensure_ascii=False)) + "\n")
 
 
 def _side(ref: str, store: Path, which: str) -> object:
@@ -286,11 +349,13 @@ def compare(
             "(a model swap under a new profile name). Repeatable.",
         ),
     ] = None,
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Pair samples by fixture, profile, arm and epoch; report regressions.
 
     A regression: a pass→fail flip, a pass-rate drop beyond the 95% interval, or a new unparseable reply. Exit 1 on any regression, 0 otherwise.
     """
+    redaction(no_redact)
     from earnest.live.compare import Side
     from earnest.live.compare import compare as do_compare
     from earnest.live.render import render_comparison
@@ -306,7 +371,7 @@ def compare(
     cand_side = _side(candidate, store, "candidate")
     assert isinstance(base_side, Side) and isinstance(cand_side, Side)
     result = do_compare(base_side, cand_side, pair_profiles=mapping)
-    sys.stdout.write(render_comparison(result, fmt))
+    sys.stdout.write(scrub(render_comparison(result, fmt)))
     raise typer.Exit(result.exit_code())
 
 
@@ -318,19 +383,24 @@ def bless(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing baseline file.")
     ] = False,
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Write a run's verdicts as a baseline file (JSON, meant to be committed).
 
     `earnest compare BASELINE_FILE RUN_ID` then gates a later run against it.
     """
+    redaction(no_redact)
     import json
-    import os
 
+    from earnest.cli.output import guard_output
+    from earnest.files import write_text_atomic
     from earnest.live.compare import baseline_document
     from earnest.live.store import RunStore
 
     if output.exists() and not force:
         raise InputError(output, None, "already exists (pass --force to replace it)")
+    if output.parent.is_dir():
+        guard_output(output, reads=[store])
     with RunStore(store, create=False) as st:
         info = st.get_run(run_id)
         records = st.samples(run_id)
@@ -344,7 +414,5 @@ def bless(
         )
     doc = baseline_document(info, records)
     output.parent.mkdir(parents=True, exist_ok=True)
-    tmp = output.with_name(f".{output.name}.tmp")
-    tmp.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, output)
+    write_text_atomic(output, scrub(json.dumps(doc, indent=2, ensure_ascii=False) + "\n"))
     print(f"blessed {run_id}: {len(records)} sample(s) → {output}", file=sys.stderr)

@@ -227,6 +227,9 @@ def prompt_command(
     seed: int | None = typer.Option(
         None, "--seed", help="Shuffle the options deterministically (default: fixture order)."
     ),
+    act: bool = typer.Option(
+        False, "--act", help="The prompt of an acted-out sample (earnest run --act)."
+    ),
     format: TextOrJson = _format_option(TextOrJson.text),
 ) -> None:
     """Print the exact prompt a fixture renders to (system and user) and the displayed order.
@@ -250,7 +253,7 @@ def prompt_command(
             raise InputError(broken[0].path, None, "this fixture does not load: run `earnest lint`")
         known = ", ".join(f.id for f in loaded.fixtures) or "none"
         raise InputError(loaded.config.fixtures, None, f"no fixture {fixture_id!r} (have: {known})")
-    rendered = render_prompt(loaded, fixture, arm=arm.value, seed=seed)
+    rendered = render_prompt(loaded, fixture, arm=arm.value, seed=seed, act=act)
     if format is TextOrJson.json:
         _emit_json(
             {

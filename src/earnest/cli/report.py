@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from earnest.cli import app
+from earnest.cli.output import NoRedactOpt, redaction
 from earnest.errors import InputError
 
 
@@ -78,6 +79,12 @@ def report_command(
         "names, 'default' (the default) or 'all'.",
         show_default=False,
     ),
+    strict_claims: bool = typer.Option(
+        False,
+        "--strict-claims",
+        help="Check the trajectories' final claims (tests pass, N/N passed, ran X) against "
+        "their tool calls and the last test run's summary, as `trajectory score --strict-claims`.",
+    ),
     fmt: ReportFormat = typer.Option(
         ReportFormat.html,
         "--format",
@@ -86,6 +93,7 @@ def report_command(
         case_sensitive=False,
     ),
     title: str | None = typer.Option(None, "--title", help="The report's title."),
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Write a report people can read: one self-contained HTML file, no network needed.
 
@@ -100,12 +108,13 @@ def report_command(
     The report shows what the checks decided; it does not gate. Exit status: 0 the report was
     written, 2 bad usage or bad input.
     """
+    redaction(no_redact)
     import dataclasses
     import json
     from datetime import UTC, datetime
 
     from earnest import __version__
-    from earnest.cli.output import write_output
+    from earnest.cli.output import guard_output, write_output
     from earnest.pressure.suite import load_suite
     from earnest.report.from_suite import suite_report
     from earnest.report.html import render_html
@@ -124,10 +133,16 @@ def report_command(
         )
     if compare is not None and run is None:
         raise InputError(None, "--compare", "needs --run: the run to compare with the baseline")
-    inputs = [*replies, *([store] if run is not None else []), *trajectories]
+    inputs = [*replies, *trajectories]
+    if run is not None:
+        inputs += [
+            store,
+            store.with_name(store.name + "-wal"),
+            store.with_name(store.name + "-shm"),
+        ]
     if compare is not None:
         inputs.append(Path(compare))
-    _check_output(output, inputs)
+    guard_output(output, reads=inputs, suite=load_suite(suite) if suite is not None else None)
 
     generated = datetime.now(UTC).isoformat(timespec="seconds")
     if run is not None:
@@ -158,7 +173,9 @@ def report_command(
         from earnest.report.from_trajectories import trajectory_section
 
         section, read = trajectory_section(
-            trajectories, dimensions=[p for d in dimensions or ["default"] for p in d.split(",")]
+            trajectories,
+            dimensions=[p for d in dimensions or ["default"] for p in d.split(",")],
+            strict_claims=strict_claims,
         )
         for line in read.lines():
             typer.echo(f"warning: {line}", err=True)
@@ -185,14 +202,3 @@ def report_command(
         t = report.trajectories
         what.append(f"{len(t.trajectories)} trajectories, {t.cwe_count} completed without effect")
     typer.echo(f"wrote {output}" + (f" ({', '.join(what)})" if what else ""))
-
-
-def _check_output(output: Path, inputs: list[Path]) -> None:
-    if output.is_dir():
-        raise InputError(output, None, "--output is a folder, expected a file path")
-    if not output.parent.exists():
-        raise InputError(output, None, f"folder {output.parent} does not exist")
-    target = output.resolve()
-    for p in inputs:
-        if Path(p).resolve() == target:
-            raise InputError(output, None, "--output would overwrite an input file")

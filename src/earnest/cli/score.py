@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from earnest.cli import app
-from earnest.errors import InputError
+from earnest.cli.output import NoRedactOpt, redaction
 
 
 class ScoreFormat(enum.StrEnum):
@@ -40,6 +40,7 @@ def score(
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Write the report to FILE instead of standard output."
     ),
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Score recorded replies: one of five verdicts per reply, with the reason.
 
@@ -47,29 +48,19 @@ def score(
 
     Exit status: 0 every reply passed, 1 any did not (or there were none), 2 bad input.
     """
+    redaction(no_redact)
     import io
     import json
 
     from rich.console import Console
 
-    from earnest.cli.output import emit
+    from earnest.cli.output import emit, guard_output, screen_console
     from earnest.pressure.score import score_replies
     from earnest.pressure.suite import load_suite
     from earnest.report.score import render_score_table, score_json, score_jsonl, score_junit
 
-    if output is not None:
-        target = output.resolve()
-        for r in replies:
-            if r != "-" and Path(r).resolve() == target:
-                raise InputError(
-                    output, None, "--output would overwrite a replies file being scored"
-                )
-        if output.is_dir():
-            raise InputError(output, None, "--output is a folder, expected a file path")
-        if not output.parent.exists():
-            raise InputError(output, None, f"folder {output.parent} does not exist")
-
     loaded = load_suite(suite)
+    guard_output(output, reads=[Path(r) for r in replies if r != "-"], suite=loaded)
     result = score_replies(loaded, replies)
 
     if fmt is ScoreFormat.json:
@@ -82,9 +73,8 @@ def score(
     else:
         buffer = io.StringIO()
         if output is None:
-            console = Console(highlight=False)
-            render_score_table(result, console)
-            text = ""
+            render_score_table(result, screen_console(buffer))
+            text = buffer.getvalue()
         else:
             render_score_table(
                 result, Console(file=buffer, width=140, no_color=True, highlight=False)

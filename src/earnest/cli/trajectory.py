@@ -10,9 +10,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -20,7 +18,9 @@ from typing import IO, TYPE_CHECKING, Any
 import typer
 
 from earnest.cli import app
+from earnest.cli.output import NoRedactOpt, guard_output, redaction
 from earnest.errors import InputError
+from earnest.files import KeepOld, atomic_writer
 
 if TYPE_CHECKING:
     from earnest.trajectory import ReadReport, Trajectory
@@ -71,12 +71,15 @@ def convert(
     verbose: bool = typer.Option(
         False, "--verbose", "-v", help="Print each file's detected format on stderr."
     ),
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Convert agent logs into normalized trajectories (docs/formats.md, "Trajectories").
 
     Every file's format is detected from its first 64 KiB. Malformed lines are skipped and
     counted; the warnings go to stderr.
     """
+    redaction(no_redact)
+    from earnest.redact import scrub
     from earnest.trajectory import ReadReport, detect_format, iter_paths, read_trajectories
     from earnest.trajectory.readers import READERS
 
@@ -85,12 +88,7 @@ def convert(
     if input_format is not None and input_format not in READERS:
         raise InputError(None, "--input-format", f"unknown format; known: {', '.join(READERS)}")
     files = list(iter_paths(paths))
-    if output is not None:
-        target = output.resolve()
-        if any(f.resolve() == target for f in files):
-            raise InputError(
-                output, None, "the output file is also an input; refusing to overwrite it"
-            )
+    guard_output(output, reads=files)
     report = ReadReport()
     written = 0
 
@@ -103,7 +101,7 @@ def convert(
                 detected = input_format or detect_format(path) or "unrecognised"
                 print(f"{path}: {detected}", file=sys.stderr)
             for trajectory in read_trajectories(path, report=report, format=input_format):
-                line = json.dumps(trajectory.to_dict(), ensure_ascii=False)
+                line = scrub(json.dumps(trajectory.to_dict(), ensure_ascii=False))
                 if format == "json":
                     handle.write(("\n" if written == 0 else ",\n") + line)
                 else:
@@ -120,7 +118,10 @@ def convert(
             emit(stdout)
             stdout.flush()
     else:
-        _write_atomically(output, emit, lambda: written > 0)
+        with atomic_writer(output, errors="backslashreplace") as handle:
+            emit(handle)
+            if written == 0:
+                raise KeepOld
     for line in report.lines():
         print(f"warning: {line}", file=sys.stderr)
     print(_summary(report, written, len(files)), file=sys.stderr)
@@ -174,8 +175,15 @@ def score(
     max_downgrades: int = typer.Option(
         2, "--max-downgrades", help="The replayed gate's downgrade budget per run.", min=0
     ),
+    strict_claims: bool = typer.Option(
+        False,
+        "--strict-claims",
+        help="Check the final message's claims (tests pass, N/N passed, ran X) against the "
+        "run's tool calls and the last test run's printed summary: the claims field.",
+    ),
     input_format: str | None = _input_format_option(),
     output: Path | None = _report_output_option(),
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Score recorded agent runs and measure how often "done" had no effect.
 
@@ -191,7 +199,7 @@ def score(
 
     Exit status: 0 scored, 1 the rate exceeds --fail-over, 2 bad input or nothing readable.
     """
-    from rich.console import Console
+    redaction(no_redact)
 
     from earnest.report.trajectory import (
         render_score_table,
@@ -215,7 +223,9 @@ def score(
     report = _read_all(
         files,
         input_format,
-        lambda t: battery.add(score_trajectory(t, scorers, max_downgrades=max_downgrades)),
+        lambda t: battery.add(
+            score_trajectory(t, scorers, max_downgrades=max_downgrades, strict_claims=strict_claims)
+        ),
     )
     _finish_reading(report, battery.total, len(files), paths)
 
@@ -226,8 +236,7 @@ def score(
     elif fmt is ScoreFormat.junit:
         text = score_junit(battery)
     elif output is None:
-        render_score_table(battery, Console(highlight=False))
-        text = ""
+        text = _rendered(lambda console: render_score_table(battery, console), screen=True)
     else:
         text = _rendered(lambda console: render_score_table(battery, console))
     _emit(text, output)
@@ -255,8 +264,15 @@ def replay_gate(
     max_downgrades: int = typer.Option(
         2, "--max-downgrades", help="The gate's downgrade budget per run.", min=0
     ),
+    strict_claims: bool = typer.Option(
+        False,
+        "--strict-claims",
+        help="The gate also checks what the final message claims (files, commands, tests "
+        "pass, N/N passed against the last test run's summary): unverified-claim.",
+    ),
     input_format: str | None = _input_format_option(),
     output: Path | None = _report_output_option(),
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Replay the effect gate over recorded runs: what would turning it on have done?
 
@@ -273,7 +289,7 @@ def replay_gate(
 
     Exit status: 0 replayed, 2 bad input or nothing readable.
     """
-    from rich.console import Console
+    redaction(no_redact)
 
     from earnest.report.trajectory import render_replay_table, replay_json
     from earnest.trajectory import ReplayTally, TrajectoryReplay, replay_trajectory
@@ -283,7 +299,7 @@ def replay_gate(
     replays: list[TrajectoryReplay] = []
 
     def take(t: Trajectory) -> None:
-        replay = replay_trajectory(t, max_downgrades=max_downgrades)
+        replay = replay_trajectory(t, max_downgrades=max_downgrades, strict_claims=strict_claims)
         tally.add(replay)
         replays.append(replay)
 
@@ -292,8 +308,7 @@ def replay_gate(
     if fmt is ReplayFormat.json:
         text = json.dumps(replay_json(tally, replays), indent=2, ensure_ascii=False) + "\n"
     elif output is None:
-        render_replay_table(tally, replays, Console(highlight=False))
-        text = ""
+        text = _rendered(lambda console: render_replay_table(tally, replays, console), screen=True)
     else:
         text = _rendered(lambda console: render_replay_table(tally, replays, console))
     _emit(text, output)
@@ -306,17 +321,7 @@ def _checked_files(paths: list[Path], output: Path | None, input_format: str | N
     if input_format is not None and input_format not in READERS:
         raise InputError(None, "--input-format", f"unknown format; known: {', '.join(READERS)}")
     files = list(iter_paths(paths))
-    if output is not None:
-        if output.is_dir():
-            raise InputError(output, None, "--output is a folder, expected a file path")
-        target = output.resolve()
-        if any(f.resolve() == target for f in files):
-            raise InputError(
-                output, None, "the output file is also an input; refusing to overwrite it"
-            )
-        parent = output.parent if str(output.parent) else Path(".")
-        if not parent.is_dir():
-            raise InputError(output, None, "the output directory does not exist")
+    guard_output(output, reads=files)
     return files
 
 
@@ -342,13 +347,20 @@ def _finish_reading(report: ReadReport, count: int, files: int, paths: list[Path
         raise InputError(where, None, "no readable trajectory found")
 
 
-def _rendered(render: Callable[[Any], None]) -> str:
+def _rendered(render: Callable[[Any], None], *, screen: bool = False) -> str:
     import io
 
     from rich.console import Console
 
+    from earnest.cli.output import screen_console
+
     buffer = io.StringIO()
-    render(Console(file=buffer, width=160, no_color=True, highlight=False))
+    console = (
+        screen_console(buffer)
+        if screen
+        else Console(file=buffer, width=160, no_color=True, highlight=False)
+    )
+    render(console)
     return buffer.getvalue()
 
 
@@ -358,40 +370,14 @@ def _emit(text: str, output: Path | None) -> None:
 
         write_output(output, text)
     elif text:
+        from earnest.redact import scrub
+
         stdout = open(  # noqa: SIM115 - wraps the process's stdout, closed by the process
             sys.stdout.fileno(), "w", encoding="utf-8", errors="backslashreplace", closefd=False
         )
         with contextlib.suppress(BrokenPipeError):
-            stdout.write(text)
+            stdout.write(scrub(text))
             stdout.flush()
-
-
-def _write_atomically(
-    output: Path, emit: Callable[[IO[str]], None], keep: Callable[[], bool]
-) -> None:
-    """Write to a temporary file beside ``output``; replace ``output`` only on success."""
-    directory = output.parent if str(output.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputError(output, None, "the output directory does not exist")
-    fd, temp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=directory)
-    try:
-        with open(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
-            emit(handle)
-        if keep():
-            os.chmod(temp, _mode_for(output))
-            os.replace(temp, output)
-    finally:
-        if os.path.exists(temp):
-            os.unlink(temp)
-
-
-def _mode_for(output: Path) -> int:
-    """Keep an existing file's mode; a new file gets the usual umask-derived mode."""
-    if output.exists():
-        return output.stat().st_mode & 0o7777
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
 
 
 def _summary(report: ReadReport, written: int, files: int) -> str:

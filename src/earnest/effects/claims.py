@@ -6,15 +6,19 @@ sentence:
 - ``created``: *created / wrote / added / generated PATH* (also passive: *PATH was created*);
 - ``updated``: *updated / edited / fixed / modified / changed / refactored PATH*;
 - ``deleted``: *deleted / removed PATH*; *renamed / moved A to B* is ``deleted`` A + ``created`` B;
-- ``tests_pass``: *tests pass*, *all tests passed*, *N passed*, *the test suite passes*;
+- ``tests_pass``: *tests pass*, *all tests passed*, *N passed*, *N/N pass*, *N passed, 0
+  failed*, *the test suite passes*;
 - ``ran``: *ran `COMMAND`*, *ran pytest*, *ran the tests / linter / type checker / build*.
 
 A sentence whose text before the claim carries a negation or an intention (*not*, *didn't*,
 *unable*, *will*, *let me*, *you can* ...) makes no claim. :func:`verify_claims` then checks
 each one: a created or updated file must exist inside the workspace and, with a baseline, be new
 or changed since the run began (without one, a recorded tool call must have touched it); a
-deleted file must be gone (and, with a baseline, have existed at the start); *tests pass* needs a
-successful test (or test-running check) in the ledger; *ran X* needs a recorded shell call
+deleted file must be gone (and, with a baseline, have existed at the start); *tests pass* is
+compared with the summary the last recorded test run printed (pytest, unittest, jest, vitest,
+mocha, go test, cargo test, rspec, Maven Surefire, dotnet test: :mod:`earnest.effects.test_counts`)
+— all passing, or the counts claimed, must match it, and a claim naming counts with no run at
+all is unverified — and otherwise needs a successful test (or test-running check) in the ledger; *ran X* needs a recorded shell call
 matching X, whatever its exit status (the claim is that it ran).
 
 Example:
@@ -29,9 +33,17 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from earnest.effects.claimed import HEDGE
 from earnest.effects.grounding import file_references
 from earnest.effects.ledger import EffectLedger
 from earnest.effects.shell import analyze_shell, normalize_head
+from earnest.effects.test_counts import (
+    CountClaim,
+    TestCounts,
+    claimed_counts,
+    disagreement,
+    parse_summary,
+)
 from earnest.effects.workspace import ArtifactStatus, Workspace
 
 
@@ -66,14 +78,7 @@ class ClaimCheck:
 MAX_CLAIMS = 20
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
-_HEDGE = re.compile(
-    r"\b(not|never|no longer|unable|cannot|can't|couldn't|didn't|did not|haven't|hasn't|"
-    r"wasn't|weren't|won't|will|would|should|could|need to|needs to|let me|i'll|i will|"
-    r"going to|plan to|about to|next|todo|to-do|you can|you could|you may|you might|"
-    r"you should|please|if you|try to|tried to|attempt to|failed to|instead of|"
-    r"remember to|make sure|don't|do not|isn't|aren't|without|nothing)\b",
-    re.IGNORECASE,
-)
+_HEDGE = HEDGE  # one list of take-back words (earnest.effects.claimed)
 _FILE_VERBS: tuple[tuple[re.Pattern[str], ClaimKind], ...] = (
     (re.compile(r"\b(created|wrote|written|added|generated|introduced|scaffolded|saved)\b", re.I),
      ClaimKind.CREATED),
@@ -94,6 +99,15 @@ _TESTS_PASS = (
     ),
     re.compile(r"\btest\s+suite\s+(?:now\s+)?(?:pass(?:es|ed)?|is\s+(?:now\s+)?passing)\b", re.I),
     re.compile(r"\b\d+\s+(?:tests?\s+)?passed\b", re.I),
+    # "86/86 pass", "4966/4966 ALL PASSED", "12 of 12 tests passing"
+    re.compile(
+        r"\b\d[\d,]*\s*(?:/|out of|of)\s*\d[\d,]*\s+(?:tests?\s+)?(?:are\s+)?(?:all\s+)?"
+        r"(?:pass(?:es|ed|ing)?|green)\b",
+        re.I,
+    ),
+)
+_ZERO_FAILED = re.compile(
+    r"\b(?:0|no|zero)\s+(?:tests?\s+)?(?:fail(?:ed|ing|ures?)|errors?)\b", re.I
 )
 _FAILURE_WORDS = re.compile(r"\b(fail(?:s|ed|ing|ures?)?|errors?|broken|skipped)\b", re.I)
 _RAN_CMD = re.compile(r"\b(?:ran|executed|re-?ran|have run|'ve run)\s+(?:the\s+)?`([^`\n]+)`", re.I)
@@ -215,7 +229,10 @@ def extract_claims(content: str) -> tuple[Claim, ...]:
                         add(kind_here, more, sentence)
         for pattern in _TESTS_PASS:
             for m in pattern.finditer(sentence):
-                if _hedged(sentence[: m.start()]) or _FAILURE_WORDS.search(sentence):
+                if _hedged(sentence[: m.start()]):
+                    continue
+                # "3 passed, 1 failed" claims no success; "12 passed, 0 failed" does.
+                if _FAILURE_WORDS.search(_ZERO_FAILED.sub("", sentence)):
                     continue
                 add(ClaimKind.TESTS_PASS, "tests pass", sentence)
         for m in _RAN_CMD.finditer(sentence):
@@ -258,8 +275,33 @@ class _Verifier:
         matches = [p for p in self.ledger.artifacts if p == ref or p.endswith("/" + ref)]
         return matches[-1] if matches else ref
 
+    def last_summary(self) -> TestCounts | None:
+        """The counts of the newest shell call whose output holds a test-runner summary."""
+        for call in reversed(self.ledger.shell_calls):
+            counts = parse_summary(call.output)
+            if counts is not None:
+                return counts
+        return None
+
+    def check_counts(self, claim: Claim) -> ClaimCheck | None:
+        """A tests-pass claim against the last run's printed summary (``None``: the summary
+        settles nothing, e.g. no summary and no number claimed)."""
+        claimed = claimed_counts(claim.sentence) or CountClaim(None, None, None, True)
+        last = self.last_summary()
+        numbered = claimed.passed is not None or claimed.total is not None
+        if last is None and not numbered:
+            return None
+        why = disagreement(claimed, last)
+        if why is not None:
+            return ClaimCheck(claim, False, why)
+        assert last is not None
+        return ClaimCheck(claim, True, f"the last test run ({last.runner}) printed {last.render()}")
+
     def check(self, claim: Claim) -> ClaimCheck:
         if claim.kind is ClaimKind.TESTS_PASS:
+            counted = self.check_counts(claim)
+            if counted is not None:
+                return counted
             if any(ev.kind in {"test", "check"} for ev in self.ledger.checks):
                 return ClaimCheck(claim, True, "a test run succeeded")
             return ClaimCheck(claim, False, "no successful test run recorded")

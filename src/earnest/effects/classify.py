@@ -4,7 +4,9 @@ A tool result is a mapping with ``tool_name`` or ``name``; ``args`` or ``argumen
 ``input``/``parameters``), a dict or a JSON string; and an outcome. A call **failed** when
 ``success`` is false, ``is_error`` is true, ``error`` is set, ``status`` says error,
 ``exit_code``/``returncode`` is non-zero, or (shell tools) the output starts with
-``Exit code N`` with N ≠ 0, as Claude Code's Bash reports it. Failed calls and read tools
+``Exit code N`` with N ≠ 0, as Claude Code's Bash reports it, or (tools that change
+things) the output says the sandbox or a permission check refused it (:func:`refused`:
+Codex's "patch rejected: writing is blocked by read-only sandbox"). Failed calls and read tools
 give no evidence; successful calls other than bookkeeping still count as tool feedback
 (:attr:`ToolObservation.grounding`).
 
@@ -35,9 +37,23 @@ from earnest.effects.artifacts import (
 )
 from earnest.effects.models import EffectClass, EffectEvidence
 from earnest.effects.registry import DEFAULT_REGISTRY, GROUNDING_KINDS, SILENT_KINDS, ToolRegistry
-from earnest.effects.shell import analyze_shell
 
 _EXIT_CODE = re.compile(r"\s*Exit code (-?\d+)")
+# A sandbox or permission refusal, as the CLIs word it in a tool's output: Codex's
+# apply_patch run inside exec_command reports "patch rejected: writing is blocked by read-only
+# sandbox; ..." with exit code 0, a shell write in a read-only sandbox "operation not
+# permitted", a redirect into a read-only file "...: Permission denied".
+_REFUSAL = re.compile(
+    r"(?:^|\n)\s*(?:patch|command|exec command|apply_patch) rejected\b"
+    r"|writing is blocked by (?:the )?read-only sandbox"
+    r"|rejected by user approval settings"
+    r"|\boperation not permitted\b"
+    r"|: Permission denied\s*(?:\n|$)"
+    r"|\bRead-only file system\b",
+    re.IGNORECASE,
+)
+_REFUSAL_SCAN = 4096  # a refusal is reported up front; a long output's tail is the program's
+_MUTATING = frozenset({"shell", "exec", "patch", "write", "edit", "delete", "move", "editor"})
 _ERROR_STATUS = frozenset({"error", "failed", "failure", "cancelled", "canceled", "timeout"})
 _EDITOR_COMMANDS = {"create": "write", "str_replace": "edit", "insert": "edit",
                     "undo_edit": "edit", "edit": "edit", "write": "write", "view": "read"}  # fmt: skip
@@ -85,6 +101,18 @@ def tool_succeeded(result: Mapping[str, Any], *, shell: bool = False) -> bool:
     return True
 
 
+def refused(result: Mapping[str, Any]) -> bool:
+    """Whether a tool's output says the sandbox or a permission check refused the call.
+
+    Example:
+        >>> refused({"output": "patch rejected: writing is blocked by read-only sandbox"})
+        True
+        >>> refused({"output": "Success. Updated the following files:\\nM app.py"})
+        False
+    """
+    return _REFUSAL.search(output_text(result)[:_REFUSAL_SCAN]) is not None
+
+
 def _name(result: Mapping[str, Any]) -> str:
     for key in ("tool_name", "name"):
         value = result.get(key)
@@ -113,6 +141,8 @@ def observe_tool_result(
     if kind == "editor":
         kind = _EDITOR_COMMANDS.get(str(args.get("command", "")).strip(), "noop")
     success = tool_succeeded(result, shell=kind == "shell")
+    if success and kind in _MUTATING and refused(result):
+        success = False  # refused by the sandbox or a permission check: nothing was written
     paths = path_args(args)
     command = command_arg(args, raw_text) if kind in {"shell", "test"} else None
     if not success:
@@ -143,6 +173,9 @@ def observe_tool_result(
     elif kind == "action":
         evidence = (ev(delta, "action", detail="state change outside the workspace"),)
     elif kind == "shell" and command:
+        # Here, not at the top: the shell grammar is the biggest import a stop hook can skip.
+        from earnest.effects.shell import analyze_shell
+
         analysis = analyze_shell(command, unknown=registry.unknown_shell)
         background = args.get("run_in_background") is True or args.get("is_background") is True
         evidence = tuple(
@@ -174,4 +207,10 @@ def classify_tool_result(
     return observe_tool_result(result, registry, turn_index=turn_index).evidence
 
 
-__all__ = ["ToolObservation", "classify_tool_result", "observe_tool_result", "tool_succeeded"]
+__all__ = [
+    "ToolObservation",
+    "classify_tool_result",
+    "observe_tool_result",
+    "refused",
+    "tool_succeeded",
+]

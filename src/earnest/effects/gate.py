@@ -204,7 +204,7 @@ class EffectGate:
             return _annotate(evaluation, {"effect_gate": {"bypassed": "team_execution"}})
 
         expected = self.expected_class(
-            evaluation, task_type=task_type, is_qa=is_qa, request=request
+            evaluation, task_type=task_type, is_qa=is_qa, request=request, content=content
         )
         satisfied, dropped = self._satisfying(expected, content)
         failures: tuple[ClaimCheck, ...] = ()
@@ -262,8 +262,13 @@ class EffectGate:
         task_type: str | None = None,
         is_qa: bool = False,
         request: str | None = None,
+        content: str = "",
     ) -> EffectClass:
-        """The effect class this completion must evidence (unknown → grounded claim)."""
+        """The effect class this completion must evidence (unknown → grounded claim).
+
+        With no request to read (a headless log records none) or one that gives no
+        opinion, a final message that claims a change expects a workspace delta.
+        """
         if (
             is_qa
             or evaluation.metadata.get("forced_completion")
@@ -273,6 +278,11 @@ class EffectGate:
         expected = effect_class_for_task_type(task_type)
         if expected is None and request:
             expected = expected_effect_class(request)
+        if expected is None and content:
+            from earnest.effects.claimed import claims_a_change
+
+            if claims_a_change(content):
+                expected = EffectClass.WORKSPACE_DELTA
         return expected or EffectClass.GROUNDED_CLAIM
 
     def _baseline_label(self) -> str:

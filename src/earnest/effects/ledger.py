@@ -23,9 +23,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from earnest.effects.artifacts import output_text
 from earnest.effects.classify import ToolObservation, observe_tool_result
 from earnest.effects.models import EffectClass, EffectEvidence
 from earnest.effects.registry import DEFAULT_REGISTRY, ToolRegistry
+
+OUTPUT_TAIL = 8192
+"""How much of a shell call's output is kept: enough for any test runner's summary."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +39,8 @@ class ShellCall:
     command: str
     success: bool
     turn_index: int | None
+    output: str = ""
+    """The tail of what the command printed (test-runner summaries stand there)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,14 +80,15 @@ class EffectLedger:
                 self.skipped += 1
                 continue
             obs = observe_tool_result(result, self.registry, turn_index=turn_index)
-            self.add(obs, turn_index=turn_index)
+            output = output_text(result)[-OUTPUT_TAIL:] if obs.command is not None else ""
+            self.add(obs, turn_index=turn_index, output=output)
 
-    def add(self, obs: ToolObservation, *, turn_index: int | None = None) -> None:
-        """Add one observed tool call."""
+    def add(self, obs: ToolObservation, *, turn_index: int | None = None, output: str = "") -> None:
+        """Add one observed tool call (``output``: what a shell call printed, for claims)."""
         self.version += 1
         self.attempted += 1
         if obs.command is not None:
-            self.shell_calls.append(ShellCall(obs.command, obs.success, turn_index))
+            self.shell_calls.append(ShellCall(obs.command, obs.success, turn_index, output))
         if not obs.success:
             return
         self.succeeded += 1

@@ -41,8 +41,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
-from earnest.effects.shell import UnknownPolicy
+if TYPE_CHECKING:  # the shell grammar is imported only when a shell command is judged
+    from earnest.effects.shell import UnknownPolicy
 
 TOOL_KINDS = frozenset(
     {

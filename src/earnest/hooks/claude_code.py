@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from earnest.errors import InputError
-from earnest.hooks.core import RunView, decide, stop_to_judge
+from earnest.hooks.core import RunView, decide, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import SessionState, StateStore
 from earnest.hooks.stdin import STDIN
@@ -69,8 +69,8 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     state = store.load(CLI, session_id, agent_id)
     trajectory = read_run(transcript, state, store)
     run = RunView.from_trajectory(trajectory, final_text=payload.text("last_assistant_message"))
-    outcome = decide(run, config, cwd, state, stop_hook_active=payload.stop_hook_active)
-    store.save(state)
+    active = payload.stop_hook_active
+    outcome = settle(store, state, lambda s: decide(run, config, cwd, s, stop_hook_active=active))
     return render(outcome)
 
 

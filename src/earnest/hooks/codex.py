@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from earnest.errors import InputError
-from earnest.hooks.core import RunView, decide, read_document_run, stop_to_judge
+from earnest.hooks.core import RunView, decide, read_document_run, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import StateStore
 from earnest.hooks.stdin import STDIN
@@ -57,9 +57,10 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     if not run.prompt_key:
         run = replace(run, prompt_key=payload.text("turn_id"))
     store = store or StateStore()
-    state = store.load(CLI, payload.session_id or "unknown-session", agent_id)
-    outcome = decide(run, config, cwd, state, stop_hook_active=payload.stop_hook_active)
-    store.save(state)
+    session_id = payload.session_id or "unknown-session"
+    state = store.load(CLI, session_id, agent_id)
+    active = payload.stop_hook_active
+    outcome = settle(store, state, lambda s: decide(run, config, cwd, s, stop_hook_active=active))
     return render(outcome)
 
 

@@ -14,7 +14,7 @@ prompt, so a goal file that was already there does not satisfy a change request.
 Example:
     >>> import tempfile
     >>> from earnest.hooks.config import HookConfig
-    >>> from earnest.hooks.state import SessionState
+    >>> from earnest.hooks.state import SessionState, StateStore
     >>> run = RunView(request="hi", prompt_key="p1", tool_results=(), final_text="Hello!")
     >>> state = SessionState(cli="claude-code", session_id="s")
     >>> decide(run, HookConfig(), Path(tempfile.mkdtemp()), state).blocked
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import groupby
@@ -35,7 +35,7 @@ from typing import Any
 from earnest.errors import InputError
 from earnest.hooks.config import HookConfig, load_hook_config
 from earnest.hooks.outcome import HookOutcome
-from earnest.hooks.state import SessionState
+from earnest.hooks.state import SessionState, StateStore
 from earnest.hooks.stdin import HookPayload
 
 EXHAUSTED = "effect_gate_exhausted"
@@ -189,6 +189,31 @@ def stop_to_judge(
     return payload, cwd, config
 
 
+def settle(
+    store: StateStore, state: SessionState, judge: Callable[[SessionState], HookOutcome]
+) -> HookOutcome:
+    """Decide this stop with ``judge`` and save the session's state, keeping the budget
+    under concurrent stops of one session.
+
+    A block is the only decision that spends budget, so only a block takes the session's
+    file lock (:meth:`StateStore.locked`): under it the state is loaded again and the stop
+    decided again with the budget as saved — of eight concurrent stops with a budget of two,
+    two block. An allow saves without the lock (most stops, which should not pay for it),
+    never lowering the block count another stop saved for the same prompt.
+    """
+    outcome = judge(state)
+    if not outcome.blocked:
+        store.save_keeping_budget(state)
+        return outcome
+    with store.locked(state.cli, state.session_id, state.agent_id):
+        fresh = store.load(state.cli, state.session_id, state.agent_id)
+        # What this call read of the transcript is newer than what the file says.
+        fresh.transcript, fresh.offset, fresh.reader = state.transcript, state.offset, state.reader
+        outcome = judge(fresh)
+        store.save(fresh)
+    return outcome
+
+
 def decide(
     run: RunView,
     config: HookConfig,
@@ -239,6 +264,7 @@ __all__ = [
     "evaluate",
     "prompt_key",
     "read_document_run",
+    "settle",
     "started_ns",
     "stop_to_judge",
 ]

@@ -9,7 +9,11 @@ the agent CLI is strict:
   wedge the user's agent;
 - ``EARNEST_HOOK_DISABLE=1`` allows every stop without reading anything (earnest's live runner
   sets it for the child ``claude -p`` runs it starts, which would otherwise fire the user's
-  own hooks).
+  own hooks);
+- a hard time budget (:data:`TIME_BUDGET_ENV`, default :data:`DEFAULT_TIME_BUDGET` seconds,
+  well inside the CLIs' own hook timeouts): a stop still being judged when it runs out is
+  allowed, with a note for the user, and the process exits — a huge transcript must never
+  make the CLI kill the hook (Claude Code kills hooks at 60 s) or wait on it.
 
 Example:
     >>> import os
@@ -27,11 +31,14 @@ from collections.abc import Callable
 from typing import TextIO
 
 DISABLE_ENV = "EARNEST_HOOK_DISABLE"
+TIME_BUDGET_ENV = "EARNEST_HOOK_TIME_BUDGET"
+DEFAULT_TIME_BUDGET = 20.0
 ADAPTERS = ("claude-code", "gemini", "codex")
 
 USAGE = """\
 usage: earnest hook {claude-code|gemini|codex}
        earnest hook install|uninstall CLI [--project|--user] [--dir DIR]
+       earnest hook doctor [CLI] [--dir DIR]
 
 Run by an agent CLI when its agent stops: reads the hook's JSON on stdin, and blocks a stop
 whose run claims work that left no verifiable effect. Always exits 0; errors allow the stop.
@@ -51,6 +58,62 @@ def _adapter(name: str) -> Callable[[bytes], str]:
     else:
         from earnest.hooks.codex import handle
     return handle
+
+
+def time_budget(env: dict[str, str] | None = None) -> float:
+    """Seconds a stop may take (``EARNEST_HOOK_TIME_BUDGET``; unreadable → the default).
+
+    Example:
+        >>> time_budget({"EARNEST_HOOK_TIME_BUDGET": "5"}), time_budget({})
+        (5.0, 20.0)
+    """
+    raw = (os.environ if env is None else env).get(TIME_BUDGET_ENV, "")
+    try:
+        value = float(raw)
+    except ValueError:
+        return DEFAULT_TIME_BUDGET
+    return value if value > 0 else DEFAULT_TIME_BUDGET
+
+
+def _over_budget(name: str, budget: float) -> str:
+    import json
+
+    note = (
+        f"earnest: hook time budget ({budget:g} s) ran out before this stop was judged "
+        "(a very large transcript?); stop allowed"
+    )
+    return json.dumps({"systemMessage": note})
+
+
+def _judge_within(
+    handle: Callable[[bytes], str], data: bytes, name: str, budget: float
+) -> tuple[str | None, Exception | None]:
+    """Run ``handle`` in a worker thread for at most ``budget`` seconds.
+
+    ``(None, None)`` when the budget ran out: the worker cannot be stopped, so the caller
+    answers and ends the process. The main thread waits in ``join``, which gives up the
+    GIL, so it wakes on time unless one C call (a huge ``json.loads``) holds it.
+    """
+    import threading
+
+    box: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            box["out"] = handle(data)
+        except Exception as exc:  # reported by the caller, as without a budget
+            box["err"] = exc
+
+    worker = threading.Thread(target=work, name=f"earnest-hook-{name}", daemon=True)
+    worker.start()
+    worker.join(budget)
+    if worker.is_alive():
+        return None, None
+    err = box.get("err")
+    if isinstance(err, Exception):
+        return None, err
+    out = box.get("out")
+    return (out if isinstance(out, str) else ""), None
 
 
 def _read_stdin(stdin: TextIO) -> bytes:
@@ -76,8 +139,13 @@ def run_hook(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
+    budget: float | None = None,
 ) -> int:
-    """Run the adapter named by ``argv[0]`` on the JSON on stdin; always returns 0."""
+    """Run the adapter named by ``argv[0]`` on the JSON on stdin; always returns 0.
+
+    With ``budget`` (seconds; the process entry point passes :func:`time_budget`), a stop
+    not judged in time is allowed with a note and the process exits at once.
+    """
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
@@ -98,7 +166,21 @@ def run_hook(
         _say(stdout, USAGE)
         return 0
     try:
-        output = _adapter(name)(_read_stdin(stdin))
+        data = _read_stdin(stdin)
+        if budget is None:
+            output = _adapter(name)(data)
+        else:
+            judged, error = _judge_within(_adapter(name), data, name, budget)
+            if error is not None:
+                raise error
+            if judged is None:
+                _say(stdout, _over_budget(name, budget) + "\n")
+                _say(
+                    stderr,
+                    f"earnest hook {name}: time budget of {budget:g} s ran out; stop allowed\n",
+                )
+                os._exit(0)  # the worker is still reading: end it with the process
+            output = judged
     except Exception as exc:  # the hook must never wedge the agent
         _say(stderr, f"earnest hook {name}: {_one_line(exc)}; stop allowed\n")
         return 0
@@ -114,4 +196,11 @@ def _one_line(exc: Exception) -> str:
     return " ".join(text.split())[:500]
 
 
-__all__ = ["ADAPTERS", "DISABLE_ENV", "run_hook"]
+__all__ = [
+    "ADAPTERS",
+    "DEFAULT_TIME_BUDGET",
+    "DISABLE_ENV",
+    "TIME_BUDGET_ENV",
+    "run_hook",
+    "time_budget",
+]

@@ -25,7 +25,7 @@ import hashlib
 from dataclasses import replace
 
 from earnest.errors import InputError
-from earnest.hooks.core import RunView, decide, read_document_run, stop_to_judge
+from earnest.hooks.core import RunView, decide, read_document_run, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import StateStore
 from earnest.hooks.stdin import STDIN
@@ -60,9 +60,9 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     # our reasons is a continuation even if the flag says otherwise, or the budget would refill.
     active = payload.stop_hook_active or request.lstrip().startswith(REASON_PREFIXES)
     store = store or StateStore()
-    state = store.load(CLI, payload.session_id or "unknown-session")
-    outcome = decide(run, config, cwd, state, stop_hook_active=active)
-    store.save(state)
+    session_id = payload.session_id or "unknown-session"
+    state = store.load(CLI, session_id)
+    outcome = settle(store, state, lambda s: decide(run, config, cwd, s, stop_hook_active=active))
     return render(outcome)
 
 

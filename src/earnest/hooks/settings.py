@@ -3,11 +3,13 @@
 Each CLI keeps hooks in a JSON file of the same shape,
 ``{"hooks": {"<Event>": [{"hooks": [{"type": "command", "command": ...}]}]}}``:
 
-- Claude Code: ``.claude/settings.json`` (project) or ``~/.claude/settings.json`` (user);
-  events ``Stop`` and ``SubagentStop``.
-- Gemini CLI: ``.gemini/settings.json`` or ``~/.gemini/settings.json``; event ``AfterAgent``
-  (timeout in milliseconds, a ``name`` so ``/hooks disable`` can address it).
-- Codex: ``.codex/hooks.json`` or ``~/.codex/hooks.json``; event ``Stop``.
+- Claude Code: ``.claude/settings.json`` (project) or ``$CLAUDE_CONFIG_DIR/settings.json``
+  (user; default ``~/.claude``); events ``Stop`` and ``SubagentStop``.
+- Gemini CLI: ``.gemini/settings.json`` or ``$GEMINI_CLI_HOME/.gemini/settings.json``
+  (default HOME); event ``AfterAgent`` (timeout in milliseconds, a ``name`` so
+  ``/hooks disable`` can address it).
+- Codex: ``.codex/hooks.json`` or ``$CODEX_HOME/hooks.json`` (default ``~/.codex``); event
+  ``Stop``.
 
 Installing merges: every other key and every other hook is kept, a second install changes
 nothing, a file that is not valid JSON is refused (:class:`~earnest.errors.InputError` with its
@@ -36,6 +38,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -119,17 +122,58 @@ def home_dir() -> Path:
     return Path(home) if home else Path.home()
 
 
-def settings_path(cli: str, scope: Scope, project_dir: str | Path | None = None) -> Path:
-    """The settings file for ``cli`` at ``scope`` (project: under ``project_dir`` or cwd)."""
+# The environment variable each CLI reads for its user folder, and what it replaces:
+# CLAUDE_CONFIG_DIR and CODEX_HOME name the folder itself (~/.claude, ~/.codex);
+# GEMINI_CLI_HOME replaces the home directory (settings in $GEMINI_CLI_HOME/.gemini/).
+USER_DIR_ENV: dict[str, tuple[str, bool]] = {
+    "claude-code": ("CLAUDE_CONFIG_DIR", True),
+    "codex": ("CODEX_HOME", True),
+    "gemini": ("GEMINI_CLI_HOME", False),
+}
+
+
+def user_folder(cli: str, env: Mapping[str, str] | None = None) -> Path:
+    """The folder the CLI keeps its user settings in, as the CLI itself finds it.
+
+    Example:
+        >>> str(user_folder("codex", {"CODEX_HOME": "/opt/codex", "HOME": "/home/u"}))
+        '/opt/codex'
+        >>> str(user_folder("gemini", {"GEMINI_CLI_HOME": "/g", "HOME": "/home/u"}))
+        '/g/.gemini'
+        >>> str(user_folder("claude-code", {"HOME": "/home/u"}))
+        '/home/u/.claude'
+    """
     spec = spec_for(cli)
-    base = home_dir() if scope == "user" else Path(project_dir or Path.cwd())
-    return base / spec.folder / spec.filename
+    env = os.environ if env is None else env
+    name, is_folder = USER_DIR_ENV[cli]
+    value = (env.get(name) or "").strip()
+    if value:
+        base = Path(value).expanduser()
+        return base if is_folder else base / spec.folder
+    home = env.get("HOME")
+    return (Path(home) if home else Path.home()) / spec.folder
+
+
+def settings_path(
+    cli: str,
+    scope: Scope,
+    project_dir: str | Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Path:
+    """The settings file for ``cli`` at ``scope`` (project: under ``project_dir`` or cwd;
+    user: where the CLI looks, honouring CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME)."""
+    spec = spec_for(cli)
+    if scope == "user":
+        return user_folder(cli, env) / spec.filename
+    return Path(project_dir or Path.cwd()) / spec.folder / spec.filename
 
 
 def default_command(cli: str) -> str:
-    """The command the CLI should run: ``earnest`` if it is on PATH, else this interpreter."""
-    if shutil.which("earnest"):
-        return f"earnest hook {cli}"
+    """The command the CLI should run: this interpreter, by its absolute path.
+
+    Not a bare ``earnest``: the agent CLI may start without the virtual environment that
+    put ``earnest`` on PATH, and then the hook would silently never run.
+    """
     return f"{shlex.quote(sys.executable)} -m earnest hook {cli}"
 
 
@@ -179,7 +223,13 @@ def read_settings(path: Path) -> tuple[dict[str, Any], bool]:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` in one rename, keeping the old file's permissions."""
+    """Replace ``path`` with ``text`` in one rename, keeping the old file's permissions.
+
+    A symlink (a dotfiles checkout) is written through: the file it points to is replaced
+    and the link stays a link.
+    """
+    if path.is_symlink():
+        path = path.resolve()
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode = path.stat().st_mode & 0o7777
@@ -335,6 +385,7 @@ __all__ = [
     "CLIS",
     "HOOK_NAME",
     "SPECS",
+    "USER_DIR_ENV",
     "CliHookSpec",
     "Scope",
     "SettingsChange",
@@ -346,5 +397,6 @@ __all__ = [
     "settings_path",
     "spec_for",
     "uninstall_hook",
+    "user_folder",
     "write_atomic",
 ]

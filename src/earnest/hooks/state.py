@@ -7,13 +7,16 @@ file per session (and per subagent) in the state folder:
 2. else ``$XDG_STATE_HOME/earnest/hooks``;
 3. else ``~/.local/state/earnest/hooks``.
 
-Files are written atomically (temporary file + rename), named by a hash of the CLI, session
-id and agent id (session ids come from the agent and are not trusted as file names), and files
-untouched for 30 days are pruned when a new one is created.
+Files are written atomically (temporary file + rename), named ``earnest-<cli>-<hash>`` from a
+hash of the CLI, session id and agent id (session ids come from the agent and are not trusted
+as file names). Files untouched for 30 days are pruned when a new one is created — only
+earnest's own (:data:`OWN_FILE`): the folder may be one the user named, holding anything.
+A stop that blocks is decided again and saved under the session's file lock
+(:meth:`StateStore.locked`, the ``filelock`` library; see :func:`earnest.hooks.core.settle`),
+so concurrent stops of one session cannot both spend the last block.
 
 Example:
-    >>> import tempfile
-    >>> store = StateStore(Path(tempfile.mkdtemp()))
+    >>>     >>> store = StateStore(Path(tempfile.mkdtemp()))
     >>> s = store.load("claude-code", "session-1")
     >>> s.blocks
     0
@@ -29,14 +32,25 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
+import re
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from earnest.redact import enabled, has_secret, scrub_masked
+
 STATE_VERSION = 1
 PRUNE_AFTER_SECONDS = 30 * 24 * 3600
+LOCK_TIMEOUT = 10.0  # seconds a stop waits for a concurrent stop of the same session
+PREFIX = "earnest-"
+OWN_FILE = re.compile(
+    r"^\.?(?:earnest-)?(?:claude-code|gemini|codex)-[0-9a-f]{24}"
+    r"(?:\.json|\.reader|\.lock)(?:\.[A-Za-z0-9_]+\.tmp)?$"
+)
+"""The names earnest writes in the state folder (and those of earlier versions): nothing
+else there is ever deleted."""
 
 
 def default_state_dir() -> Path:
@@ -88,7 +102,23 @@ class StateStore:
 
     def path_for(self, cli: str, session_id: str, agent_id: str = "") -> Path:
         digest = hashlib.sha256(f"{cli}\0{session_id}\0{agent_id}".encode()).hexdigest()[:24]
-        return self.root / f"{cli}-{digest}.json"
+        return self.root / f"{PREFIX}{cli}-{digest}.json"
+
+    @contextlib.contextmanager
+    def locked(
+        self, cli: str, session_id: str, agent_id: str = "", timeout: float = LOCK_TIMEOUT
+    ) -> Iterator[None]:
+        """Hold the session's lock: one stop of a session at a time loads, decides, saves.
+
+        Raises ``filelock.Timeout`` after ``timeout`` seconds (the hook then allows the stop:
+        allowing never spends the budget).
+        """
+        from filelock import FileLock  # here: only a stop that judges pays for the import
+
+        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        lock = FileLock(self.path_for(cli, session_id, agent_id).with_suffix(".lock"))
+        with lock.acquire(timeout=timeout):
+            yield
 
     def load(self, cli: str, session_id: str, agent_id: str = "") -> SessionState:
         """The saved state, or a fresh one if there is none or it cannot be used."""
@@ -135,6 +165,11 @@ class StateStore:
             return None
 
     def save_blob(self, state: SessionState, data: bytes) -> None:
+        """Save the reader's bytes, unless they hold a secret (and redaction is on): then the
+        next call reads the transcript again (slower, the same verdict, no secret on disk)."""
+        if enabled() and has_secret(data):
+            self.drop_blob(state)
+            return
         self._write(self.blob_path(state), data)
 
     def drop_blob(self, state: SessionState) -> None:
@@ -143,7 +178,10 @@ class StateStore:
 
     def _write(self, path: Path, data: bytes) -> None:
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=self.root)
+        # A private temporary file beside the target, as tempfile.mkstemp makes one (O_EXCL,
+        # mode 0600) without importing tempfile (random, shutil): every stop writes here.
+        tmp = str(self.root / f".{path.name}.{os.getpid()}_{time.monotonic_ns()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
@@ -157,22 +195,33 @@ class StateStore:
         path = self.path_for(state.cli, state.session_id, state.agent_id)
         state.updated = time.time()
         new_file = not path.exists()
-        payload = json.dumps({"version": STATE_VERSION, "state": asdict(state)})
+        # Secrets masked with '*' (same length, no words): the saved request is read again.
+        payload = scrub_masked(json.dumps({"version": STATE_VERSION, "state": asdict(state)}))
         self._write(path, payload.encode("utf-8"))
         if new_file:
             self.prune()
         return path
+
+    def save_keeping_budget(self, state: SessionState) -> Path:
+        """Save ``state``, keeping a higher block count saved meanwhile for the same prompt
+        (a concurrent stop that blocked under the lock)."""
+        saved = self.load(state.cli, state.session_id, state.agent_id)
+        if saved.prompt_key == state.prompt_key and saved.blocks > state.blocks:
+            state.blocks = saved.blocks
+        return self.save(state)
 
     def prune(self, max_age: float = PRUNE_AFTER_SECONDS) -> int:
         """Delete state files not written for ``max_age`` seconds; returns how many."""
         cutoff = time.time() - max_age
         removed = 0
         try:
-            entries = [*self.root.glob("*.json"), *self.root.glob("*.reader")]
+            entries = [e for e in self.root.iterdir() if OWN_FILE.match(e.name)]
         except OSError:
             return 0
         for entry in entries:
             try:
+                if not entry.is_file() or entry.is_symlink():
+                    continue
                 if entry.stat().st_mtime < cutoff:
                     entry.unlink()
                     removed += 1
@@ -181,4 +230,11 @@ class StateStore:
         return removed
 
 
-__all__ = ["STATE_VERSION", "SessionState", "StateStore", "default_state_dir"]
+__all__ = [
+    "LOCK_TIMEOUT",
+    "OWN_FILE",
+    "STATE_VERSION",
+    "SessionState",
+    "StateStore",
+    "default_state_dir",
+]

@@ -12,6 +12,7 @@ retries = 4                   # on 429, 5xx and dropped connections
 backoff = 1.0                 # first backoff delay (seconds), doubling, with jitter
 max_cost = 5.0                # USD; stop starting samples beyond it
 fixtures = ["PRS-R08"]        # a subset (default: all)
+act = false                   # act agentic fixtures out in their workspace (--act)
 
 [live.prices]                 # USD per million tokens, by model family
 "gpt-4o-mini" = { input = 0.15, output = 0.6 }
@@ -54,6 +55,7 @@ _KEYS = {
     "fixtures",
     "prices",
     "profiles",
+    "act",
 }
 
 
@@ -73,6 +75,8 @@ class LiveConfig:
     max_cost: float | None = None
     fixtures: tuple[str, ...] = ()
     prices: Mapping[str, Price] = field(default_factory=dict)
+    act: bool = False
+    """Act agentic fixtures out in their workspace (``--act``; ``mode = "act"`` per fixture)."""
 
     def profile(self, name: str) -> Profile | None:
         return next((p for p in self.profiles if p.name == name), None)
@@ -86,6 +90,7 @@ class LiveConfig:
             "shuffle": self.shuffle,
             "seed": self.seed,
             "fixtures": list(self.fixtures),
+            "act": self.act,
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -114,6 +119,7 @@ class LiveConfig:
             max_cost=data.get("max_cost"),
             fixtures=tuple(data.get("fixtures", ())),
             prices={k: Price(float(v[0]), float(v[1])) for k, v in data.get("prices", {}).items()},
+            act=bool(data.get("act", False)),
         )
 
 
@@ -165,6 +171,9 @@ def live_config_from_table(
         profile_from_table(str(name), t, file=file or Path("earnest.toml"), prefix=prefix)
         for name, t in profiles_raw.items()
     )
+    act = table.get("act", False)
+    if not isinstance(act, bool):
+        raise InputError(file, f"{place}.act", "must be true or false")
     timeout = number("timeout", 120.0)
     backoff = number("backoff", 1.0)
     assert timeout is not None and backoff is not None
@@ -181,6 +190,7 @@ def live_config_from_table(
         max_cost=number("max_cost", None),
         fixtures=tuple(fixtures),
         prices=prices,
+        act=act,
     )
 
 

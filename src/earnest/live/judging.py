@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from earnest.pressure.evidence import Behaviour
 from earnest.pressure.models import Fixture, Suite
 
 
@@ -39,12 +40,16 @@ class Rendered:
         return hashlib.sha256(f"{self.system}\0{self.user}".encode()).hexdigest()
 
 
-def render(suite: Suite, fixture: Fixture, *, arm: str, seed: int | None) -> Rendered:
+def render(
+    suite: Suite, fixture: Fixture, *, arm: str, seed: int | None, act: bool = False
+) -> Rendered:
     from earnest.pressure.prompt import render_prompt
 
     if arm not in ("rule", "ablated"):
         raise ValueError(f"unknown arm {arm!r}")
-    r = render_prompt(suite, fixture, arm="rule" if arm == "rule" else "ablated", seed=seed)
+    r = render_prompt(
+        suite, fixture, arm="rule" if arm == "rule" else "ablated", seed=seed, act=act
+    )
     return Rendered(system=r.system, user=r.user, order=tuple(r.order))
 
 
@@ -58,11 +63,19 @@ class Judged:
     judgement: dict[str, Any]
 
 
-def judge_reply(suite: Suite, fixture: Fixture, text: str, order: Sequence[str]) -> Judged:
-    """Judge ``text`` with ``earnest.pressure.verdict.judge`` (the one verdict function)."""
+def judge_reply(
+    suite: Suite,
+    fixture: Fixture,
+    text: str,
+    order: Sequence[str],
+    *,
+    did: Behaviour | None = None,
+) -> Judged:
+    """Judge ``text`` with ``earnest.pressure.verdict.judge`` (the one verdict function);
+    ``did`` is what an acted-out sample did (the ``acted`` criterion)."""
     from earnest.pressure.verdict import judge
 
-    j = judge(fixture, suite.rules, text, order=tuple(order))
+    j = judge(fixture, suite.rules, text, order=tuple(order), did=did)
     chosen = j.choices or ((j.choice,) if j.choice is not None else ())
     return Judged(
         verdict=j.verdict,

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from earnest.errors import InputError
+from earnest.live.act import acts, template_of
 from earnest.live.config import LiveConfig
 from earnest.live.cost import DEFAULT_OUTPUT_TOKENS, FREE, Price, estimate_tokens, is_local_url
 from earnest.live.cost import price_for as family_price
@@ -94,6 +95,22 @@ def sha256_file(path: Path | None) -> str:
         return ""
 
 
+def workspace_checksum(suite: Suite, fixture: Fixture) -> str:
+    """One hash over an agentic fixture's workspace template: every file's path and content
+    (``""`` when the folder is not a suite folder: lint says why)."""
+    from earnest.pressure.workspaces import resolve_workspace, snapshot
+
+    assert fixture.workspace is not None
+    try:
+        folder = resolve_workspace(suite.config.root, fixture.workspace)
+    except ValueError:
+        return ""
+    digest = hashlib.sha256()
+    for path, sha in sorted(snapshot(folder).items()):
+        digest.update(f"{path}\0{sha}\n".encode())
+    return digest.hexdigest()
+
+
 def suite_checksums(suite: Suite, fixtures: Sequence[Fixture]) -> dict[str, Any]:
     """What a run measured: each fixture's file and metadata, each agent doc, the doctrine."""
     fx: dict[str, Any] = {}
@@ -115,6 +132,8 @@ def suite_checksums(suite: Suite, fixtures: Sequence[Fixture]) -> dict[str, Any]
             "path": str(f.path) if f.path else None,
             "rationalizations": [r.excuse for r in f.rationalizations],
         }
+        if f.workspace is not None:
+            fx[f.id]["workspace_sha256"] = workspace_checksum(suite, f)
     return {
         "fixtures": fx,
         "agents": agents,
@@ -134,6 +153,12 @@ def check_resumable(stored: Mapping[str, Any], current: Mapping[str, Any], run_i
                 meta.get("path"),
                 fid,
                 f"fixture changed since run {run_id} started; start a new run instead of resuming",
+            )
+        if now.get("workspace_sha256") != meta.get("workspace_sha256"):
+            raise InputError(
+                meta.get("path"),
+                fid,
+                f"the fixture's workspace changed since run {run_id} started; start a new run",
             )
     for name, sha in stored.get("agents", {}).items():
         if current.get("agents", {}).get(name) != sha:
@@ -177,6 +202,8 @@ class Prepared:
     est_tokens_in: int
     est_tokens_out: int
     est_cost: float | None
+    act: Path | None = None
+    """The workspace template when this sample is acted out (``--act`` / ``mode = "act"``)."""
 
 
 def prepare(
@@ -187,7 +214,13 @@ def prepare(
 ) -> Prepared:
     f = planned.fixture
     seed = sample_seed(config.seed, f.id, planned.epoch, planned.arm) if config.shuffle else None
-    rendered = render(suite, f, arm=planned.arm, seed=seed)
+    template: Path | None = None
+    if acts(f, config.act):
+        try:
+            template = template_of(suite, f)
+        except ValueError as exc:
+            raise InputError(f.path, "workspace", str(exc)) from None
+    rendered = render(suite, f, arm=planned.arm, seed=seed, act=template is not None)
     meta = checksums["fixtures"][f.id]
     tin = estimate_tokens(rendered.system) + estimate_tokens(rendered.user)
     tout = output_budget(planned.profile)
@@ -201,6 +234,7 @@ def prepare(
         est_tokens_in=tin,
         est_tokens_out=tout,
         est_cost=None if price is None else price.cost(tin, tout),
+        act=template,
     )
 
 
@@ -354,17 +388,26 @@ class Runner:
         timeout = self.config.timeout
 
         async def attempt() -> ProviderReply:
-            try:
-                return await asyncio.wait_for(
-                    provider.complete(
-                        prep.rendered.system,
-                        prep.rendered.user,
-                        params=profile.params,
-                        timeout=timeout,
-                        key=key,
-                    ),
-                    timeout + TIMEOUT_GRACE,
+            call = (
+                provider.complete(
+                    prep.rendered.system,
+                    prep.rendered.user,
+                    params=profile.params,
+                    timeout=timeout,
+                    key=key,
                 )
+                if prep.act is None
+                # An acted-out sample: a fresh workspace copy per attempt (see earnest.live.act).
+                else provider.act(  # type: ignore[attr-defined]
+                    prep.rendered.system,
+                    prep.rendered.user,
+                    template=prep.act,
+                    timeout=timeout,
+                    key=key,
+                )
+            )
+            try:
+                return await asyncio.wait_for(call, timeout + TIMEOUT_GRACE)
             except TimeoutError:
                 raise ProviderError(f"no reply within {timeout:g}s", kind="timeout") from None
 
@@ -380,7 +423,7 @@ class Runner:
         except Exception as exc:  # an SDK's unexpected error voids one sample, not the run
             return self._void(prep, f"{type(exc).__name__}: {exc}", "error", 1, "", started)
         order = reply.order or prep.rendered.order
-        judged = judge_reply(self.suite, planned.fixture, reply.text, order)
+        judged = judge_reply(self.suite, planned.fixture, reply.text, order, did=reply.did)
         return SampleRecord(
             **self._common(prep, order),
             raw_reply=reply.raw,

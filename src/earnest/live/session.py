@@ -20,7 +20,7 @@ from earnest import __version__
 from earnest.errors import InputError
 from earnest.live.config import LiveConfig, live_config_from_table, parse_arms
 from earnest.live.profiles import Profile, parse_cli_profile, parse_spec
-from earnest.live.providers import Provider, make_provider
+from earnest.live.providers import Provider, ProviderUnavailable, make_provider
 from earnest.live.runner import (
     Estimate,
     Observer,
@@ -56,6 +56,7 @@ class Overrides:
     shuffle: bool | None = None
     max_cost: float | None = None
     fixtures: str | None = None
+    act: bool | None = None
 
     def matrix_options(self) -> list[str]:
         """The options that would change which samples a run takes (refused on resume)."""
@@ -67,6 +68,7 @@ class Overrides:
             "seed": "--seed",
             "shuffle": "--no-shuffle",
             "fixtures": "--fixtures",
+            "act": "--act",
         }
         return [flag for attr, flag in names.items() if getattr(self, attr) not in (None, ())]
 
@@ -141,6 +143,7 @@ def configured(suite: Suite, ov: Overrides) -> LiveConfig:
         "seed",
         "shuffle",
         "max_cost",
+        "act",
     ):
         value = getattr(ov, attr)
         if value is not None:
@@ -176,6 +179,7 @@ def plan_new(suite_dir: Path, ov: Overrides) -> RunPlan:
         earnest_version=__version__,
     )
     providers = _providers(config, suite, suite_dir)
+    check_act_providers(prepared, providers)
     return RunPlan(suite, config, run, prepared, prepared, providers)
 
 
@@ -210,7 +214,20 @@ def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overri
     prepared = [prepare(suite, p, config, run.checksums) for p in planned]
     pending = [p for p in prepared if p.planned.key not in judged]
     providers = _providers(config, suite, root) if pending else {}
+    check_act_providers(pending, providers)
     return RunPlan(suite, config, run, prepared, pending, providers, resumed=True)
+
+
+def check_act_providers(prepared: list[Prepared], providers: dict[str, Provider]) -> None:
+    """Refuse (exit 2) a run that asks a provider with no tools to act a fixture out."""
+    for p in prepared:
+        provider = providers.get(p.planned.profile.name)
+        if p.act is not None and provider is not None and not hasattr(provider, "act"):
+            raise ProviderUnavailable(
+                f"profile {p.planned.profile.name} ({p.planned.profile.spec}) cannot act fixture "
+                f"{p.planned.fixture.id} out: only exec: agents run in a workspace "
+                "(and replay: replays recorded acted-out samples)"
+            )
 
 
 def execute(plan: RunPlan, store: RunStore, observer: Observer | None = None) -> RunResult:

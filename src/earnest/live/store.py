@@ -20,15 +20,17 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from earnest.errors import InputError
+from earnest.redact import scrub
 
 DEFAULT_STORE = Path(".earnest") / "runs.db"
 SCHEMA_VERSION = 1
@@ -209,15 +211,58 @@ class RunStore:
                 (str(SCHEMA_VERSION),),
             )
             row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        except sqlite3.OperationalError as exc:
+            raise self._failure(None, exc, writing=create) from None
         except sqlite3.DatabaseError as exc:
-            raise InputError(self.path, None, f"not an earnest run store: {exc}") from None
-        if row is None or int(row[0]) != SCHEMA_VERSION:
+            if "not a database" in str(exc):
+                raise InputError(self.path, None, f"not an earnest run store: {exc}") from None
+            raise self._failure(None, exc, writing=False) from None
+        if row is None or str(row[0]) != str(SCHEMA_VERSION):
             raise InputError(
                 self.path, "meta.schema_version", f"unsupported store schema {row and row[0]}"
             )
 
     def close(self) -> None:
         self._db.close()
+
+    # errors -----------------------------------------------------------------------------
+
+    def _failure(self, place: str | None, exc: sqlite3.Error, *, writing: bool) -> InputError:
+        """What a failed SQLite call means for the user: a full disk or a read-only folder
+        when writing (what is stored is kept), else damage that ``runs check`` locates."""
+        text = str(exc)
+        lowered = text.lower()
+        if (
+            "full" in lowered
+            or "readonly" in lowered
+            or "unable to open" in lowered
+            or (writing and isinstance(exc, sqlite3.OperationalError) and "locked" not in lowered)
+        ):
+            return InputError(
+                self.path,
+                place,
+                f"cannot write the run store: {text}; what was stored before is kept"
+                + (
+                    f" (resume with: earnest run --resume {place} --store {self.path})"
+                    if place
+                    else ""
+                ),
+            )
+        if "locked" in lowered:
+            return InputError(self.path, place, f"the run store is busy: {text}; try again")
+        return InputError(
+            self.path,
+            place,
+            f"the run store is damaged ({text}); `earnest runs check --store {self.path}` "
+            "says which runs can still be read",
+        )
+
+    @contextlib.contextmanager
+    def _guard(self, place: str | None = None, *, writing: bool = False) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise self._failure(place, exc, writing=writing) from None
 
     def __enter__(self) -> RunStore:
         return self
@@ -238,7 +283,7 @@ class RunStore:
                     run.updated_at,
                     run.status,
                     run.suite_root,
-                    json.dumps(run.config, sort_keys=True),
+                    scrub(json.dumps(run.config, sort_keys=True)),
                     json.dumps(run.checksums, sort_keys=True),
                     run.total,
                     run.earnest_version,
@@ -246,13 +291,16 @@ class RunStore:
             )
         except sqlite3.IntegrityError:
             raise InputError(self.path, run.run_id, "a run with this id already exists") from None
+        except sqlite3.Error as exc:
+            raise self._failure(run.run_id, exc, writing=True) from None
 
     def get_run(self, run_id: str) -> RunInfo:
-        row = self._db.execute(
-            "SELECT run_id, suite_root, config_json, checksums_json, total, status, created_at,"
-            " updated_at, earnest_version FROM runs WHERE run_id = ?",
-            (run_id,),
-        ).fetchone()
+        with self._guard(run_id):
+            row = self._db.execute(
+                "SELECT run_id, suite_root, config_json, checksums_json, total, status, created_at,"
+                " updated_at, earnest_version FROM runs WHERE run_id = ?",
+                (run_id,),
+            ).fetchone()
         if row is None:
             known = [r.run_id for r in self.list_runs()[-5:]]
             hint = f" (recent: {', '.join(known)})" if known else " (the store has no runs)"
@@ -260,8 +308,8 @@ class RunStore:
         return RunInfo(
             run_id=row[0],
             suite_root=row[1],
-            config=json.loads(row[2]),
-            checksums=json.loads(row[3]),
+            config=_json_object(self.path, f"run {run_id}: config_json", row[2]),
+            checksums=_json_object(self.path, f"run {run_id}: checksums_json", row[3]),
             total=row[4],
             status=row[5],
             created_at=row[6],
@@ -270,18 +318,21 @@ class RunStore:
         )
 
     def list_runs(self) -> list[RunInfo]:
-        ids = [
-            r[0] for r in self._db.execute("SELECT run_id FROM runs ORDER BY created_at, run_id")
-        ]
+        with self._guard():
+            ids = [
+                r[0]
+                for r in self._db.execute("SELECT run_id FROM runs ORDER BY created_at, run_id")
+            ]
         return [self.get_run(i) for i in ids]
 
     def set_status(self, run_id: str, status: str) -> None:
         if status not in RUN_STATUSES:
             raise ValueError(status)
-        self._db.execute(
-            "UPDATE runs SET status = ?, updated_at = ? WHERE run_id = ?",
-            (status, now_iso(), run_id),
-        )
+        with self._guard(run_id, writing=True):
+            self._db.execute(
+                "UPDATE runs SET status = ?, updated_at = ? WHERE run_id = ?",
+                (status, now_iso(), run_id),
+            )
 
     # samples ----------------------------------------------------------------------------
 
@@ -290,31 +341,60 @@ class RunStore:
         same key is already stored (it is kept, never duplicated or overwritten)."""
         values = _row(rec)
         updates = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS if c not in _KEY)
-        cur = self._db.execute(
-            f"INSERT INTO samples({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
-            f" ON CONFLICT({', '.join(_KEY)}) DO UPDATE SET {updates} WHERE samples.void = 1",
-            values,
-        )
+        with self._guard(rec.run_id, writing=True):
+            cur = self._db.execute(
+                f"INSERT INTO samples({', '.join(_COLUMNS)})"
+                f" VALUES ({', '.join('?' * len(_COLUMNS))})"
+                f" ON CONFLICT({', '.join(_KEY)}) DO UPDATE SET {updates} WHERE samples.void = 1",
+                values,
+            )
         return cur.rowcount > 0
 
     def samples(self, run_id: str) -> list[SampleRecord]:
-        cur = self._db.execute(
-            f"SELECT {', '.join(_COLUMNS)} FROM samples WHERE run_id = ?"
-            " ORDER BY fixture_id, profile, arm, epoch",
-            (run_id,),
-        )
-        return [_record(dict(zip(_COLUMNS, row, strict=True))) for row in cur]
+        return list(self.iter_samples(run_id))
+
+    def iter_samples(
+        self, run_id: str, *, on_damage: Callable[[InputError], None] | None = None
+    ) -> Iterator[SampleRecord]:
+        """The run's samples in key order. A row that cannot be read raises an
+        :class:`InputError` naming it, or, with ``on_damage``, is reported there and skipped."""
+        with self._guard(run_id):
+            cur = self._db.execute(
+                f"SELECT {', '.join(_COLUMNS)} FROM samples WHERE run_id = ?"
+                " ORDER BY fixture_id, profile, arm, epoch",
+                (run_id,),
+            )
+            for row in cur:
+                try:
+                    yield _record(self.path, dict(zip(_COLUMNS, row, strict=True)))
+                except InputError as exc:
+                    if on_damage is None:
+                        raise
+                    on_damage(exc)
 
     def iter_keys(self, run_id: str, *, judged_only: bool = True) -> Iterator[SampleId]:
         sql = "SELECT fixture_id, profile, arm, epoch FROM samples WHERE run_id = ?"
         if judged_only:
             sql += " AND void = 0"
-        for f, p, a, e in self._db.execute(sql, (run_id,)):
-            yield (f, p, a, int(e))
+        with self._guard(run_id):
+            for f, p, a, e in self._db.execute(sql, (run_id,)):
+                yield (f, p, a, int(e))
 
     def count(self, run_id: str) -> int:
-        row = self._db.execute("SELECT COUNT(*) FROM samples WHERE run_id = ?", (run_id,))
-        return int(row.fetchone()[0])
+        with self._guard(run_id):
+            row = self._db.execute("SELECT COUNT(*) FROM samples WHERE run_id = ?", (run_id,))
+            return int(row.fetchone()[0])
+
+    def integrity(self) -> list[str]:
+        """SQLite's ``PRAGMA integrity_check``: ``[]`` when the file is sound, else its findings."""
+        with self._guard():
+            rows = [str(r[0]) for r in self._db.execute("PRAGMA integrity_check")]
+        return [] if rows == ["ok"] else rows
+
+
+# What a sample keeps of what the model wrote: redacted when stored (after judging, so no
+# verdict depends on it), unless redaction is off (`earnest run --no-redact`).
+_READ_TEXT = ("raw_reply", "reply", "reason", "error", "judgement_json")
 
 
 def _row(rec: SampleRecord) -> tuple[Any, ...]:
@@ -327,13 +407,53 @@ def _row(rec: SampleRecord) -> tuple[Any, ...]:
     d.pop("judgement")
     d["void"] = 1 if rec.void else 0
     d["unmatched_failure"] = 1 if rec.unmatched_failure else 0
+    for column in _READ_TEXT:
+        if isinstance(d[column], str):
+            d[column] = scrub(d[column])
     return tuple(d[c] for c in _COLUMNS)
 
 
-def _record(d: dict[str, Any]) -> SampleRecord:
-    def load_list(v: str | None) -> tuple[str, ...]:
-        return tuple(json.loads(v)) if v else ()
+def _json_value(store: Path, place: str, text: Any) -> Any:
+    if not isinstance(text, str | bytes):
+        raise InputError(
+            store, place, f"the run store is damaged: expected JSON text, found {text!r:.60}"
+        )
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise InputError(store, place, f"the run store is damaged: bad JSON ({exc})") from None
 
+
+def _json_object(store: Path, place: str, text: Any) -> dict[str, Any]:
+    value = _json_value(store, place, text)
+    if not isinstance(value, dict):
+        raise InputError(store, place, "the run store is damaged: expected a JSON object")
+    return value
+
+
+def _record(store: Path, d: dict[str, Any]) -> SampleRecord:
+    """A sample row as a record; a row whose JSON or numbers do not read is an
+    :class:`InputError` naming the sample and the column."""
+    where = f"run {d.get('run_id')}: sample {d.get('fixture_id')}/{d.get('profile')}/{d.get('arm')}/{d.get('epoch')}"
+    try:
+        return _record_of(store, where, d)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise InputError(store, where, f"the run store is damaged: {exc}") from None
+
+
+def _record_of(store: Path, where: str, d: dict[str, Any]) -> SampleRecord:
+    def load_list(column: str) -> tuple[str, ...]:
+        v = d[column]
+        if not v:
+            return ()
+        value = _json_value(store, f"{where}: {column}", v)
+        if not isinstance(value, list):
+            raise InputError(
+                store, f"{where}: {column}", "the run store is damaged: expected a JSON list"
+            )
+        return tuple(str(x) for x in value)
+
+    judgement = d["judgement_json"]
     return SampleRecord(
         run_id=d["run_id"],
         fixture_id=d["fixture_id"],
@@ -344,19 +464,19 @@ def _record(d: dict[str, Any]) -> SampleRecord:
         agent=d["agent"],
         provider=d["provider"],
         model=d["model"],
-        params=json.loads(d["params_json"]),
+        params=_json_object(store, f"{where}: params_json", d["params_json"]),
         prompt_hash=d["prompt_hash"],
         agent_doc_sha256=d["agent_doc_sha256"],
         fixture_sha256=d["fixture_sha256"],
-        displayed_order=load_list(d["displayed_order"]),
+        displayed_order=load_list("displayed_order"),
         raw_reply=d["raw_reply"],
         reply=d["reply"],
         verdict=d["verdict"],
         reason=d["reason"],
-        chosen=load_list(d["chosen"]),
-        rationalizations=load_list(d["rationalizations"]),
+        chosen=load_list("chosen"),
+        rationalizations=load_list("rationalizations"),
         unmatched_failure=bool(d["unmatched_failure"]),
-        judgement=json.loads(d["judgement_json"]) if d["judgement_json"] else None,
+        judgement=_json_object(store, f"{where}: judgement_json", judgement) if judgement else None,
         void=bool(d["void"]),
         error=d["error"],
         error_kind=d["error_kind"],
@@ -370,13 +490,20 @@ def _record(d: dict[str, Any]) -> SampleRecord:
     )
 
 
+sample_from_row = _record
+"""A ``samples`` row (column name → value) as a :class:`SampleRecord`, for ``runs check``."""
+
+SAMPLE_COLUMNS = tuple(_COLUMNS)
+
 __all__ = [
     "DEFAULT_STORE",
     "RUN_STATUSES",
+    "SAMPLE_COLUMNS",
     "SCHEMA_VERSION",
     "RunInfo",
     "RunStore",
     "SampleId",
     "SampleRecord",
     "now_iso",
+    "sample_from_row",
 ]

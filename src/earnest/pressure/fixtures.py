@@ -20,6 +20,7 @@ from typing import Any
 from earnest.errors import InputError
 from earnest.nesting import deepest, long_integer
 from earnest.pressure.citations import normalize_rule_id
+from earnest.pressure.evidence import Evidence, parse_evidence
 from earnest.pressure.models import Choice, Diagnostic, Fixture, FixtureFile, Rationalization
 from earnest.textfile import BOM, not_regular, read_text
 
@@ -35,7 +36,9 @@ REQUIRED_FIELDS: tuple[str, ...] = (
     "correct_choice",
     "rationalizations",
 )
-OPTIONAL_FIELDS: tuple[str, ...] = ("must_cite",)
+OPTIONAL_FIELDS: tuple[str, ...] = ("must_cite", "workspace", "mode")
+CHOICE_FIELDS: tuple[str, ...] = ("id", "text", "compliant", "evidence")
+MODES: tuple[str, ...] = ("say", "act")
 
 
 def parse_fixture_text(text: str, path: Path) -> FixtureFile:
@@ -152,12 +155,19 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
                     Diagnostic(
                         name,
                         f"{where}.{key}",
-                        "unknown field (a choice is {id, text, compliant})",
+                        "unknown field (a choice is {id, text, compliant, evidence?})",
                         "unknown-field",
                     )
                     for key in item
-                    if key not in ("id", "text", "compliant")
+                    if key not in CHOICE_FIELDS
                 )
+                evidence: Evidence | None = None
+                if "evidence" in item:
+                    evidence, problems = parse_evidence(item["evidence"])
+                    for sub, message in problems:
+                        field = f"{where}.evidence" + (f".{sub}" if sub else "")
+                        code = "unknown-field" if message.startswith("unknown") else "invalid-type"
+                        diags.append(Diagnostic(name, field, message, code))
                 ok = True
                 for key, typ, desc in (
                     ("id", str, "a string"),
@@ -172,7 +182,12 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
                         ok = False
                 if ok:
                     choices.append(
-                        Choice(id=item["id"], text=item["text"], compliant=item["compliant"])
+                        Choice(
+                            id=item["id"],
+                            text=item["text"],
+                            compliant=item["compliant"],
+                            evidence=evidence,
+                        )
                     )
 
     rats: list[Rationalization] = []
@@ -217,6 +232,18 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
         else:
             must_cite = m
 
+    workspace: str | None = None
+    if "workspace" in raw:
+        w = raw["workspace"]
+        if not isinstance(w, str) or not w.strip():
+            bad("workspace", "must be a folder of the suite (a relative path)")
+        else:
+            workspace = w.strip()
+    mode = raw.get("mode", "say")
+    if mode not in MODES:
+        bad("mode", f"must be one of {', '.join(MODES)}, not {mode!r}")
+        mode = "say"
+
     if diags:
         return FixtureFile(path, raw, None, tuple(diags + extra))
     fixture = Fixture(
@@ -232,6 +259,8 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
         must_cite=tuple(must_cite),
         schema_version=1,
         path=path,
+        workspace=workspace,
+        mode="act" if mode == "act" else "say",
     )
     return FixtureFile(path, raw, fixture, tuple(extra))
 
@@ -298,6 +327,8 @@ def scan_fixture_folder(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
 
 
 __all__ = [
+    "CHOICE_FIELDS",
+    "MODES",
     "OPTIONAL_FIELDS",
     "REQUIRED_FIELDS",
     "build_fixture",

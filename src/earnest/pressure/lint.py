@@ -44,6 +44,8 @@ from earnest.pressure.citations import (
     normalize_rule_id,
 )
 from earnest.pressure.floors import thin_prose
+from earnest.pressure.lint_agentic import CODES as AGENTIC_CODES
+from earnest.pressure.lint_agentic import lint_agentic
 from earnest.pressure.models import PRESSURES, AgentDoc, Diagnostic, Severity, Suite
 from earnest.pressure.suite import find_agent
 from earnest.pressure.verdict import _text_pattern as must_cite_pattern
@@ -97,6 +99,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "thin-title": ("error", "the title is under the floor of words ([suite.floors])"),
     "thin-choice": ("error", "an option's text is under the floor of words ([suite.floors])"),
     "test-awareness-leak": ("error", "an agent doc or rendered prompt says it is a test"),
+    **AGENTIC_CODES,
     # agent docs
     "claims-unknown-rule": ("error", "an agent doc claims a rule the doctrine lacks"),
     "missing-claims-section": ("warning", "an agent doc has no claims section"),
@@ -356,6 +359,7 @@ def _lint_fixture(
     if isinstance(scenario, str):
         yield from _lint_scenario_words(scenario, file)
     yield from _lint_leaks(suite, raw, file, known, must)
+    yield from lint_agentic(suite, raw, file)
 
 
 def _lint_pressures(value: Any, file: str) -> Iterator[Diagnostic]:

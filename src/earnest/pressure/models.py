@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from earnest.pressure.evidence import Evidence
 
 PRESSURES: tuple[str, ...] = (
     "time",
@@ -29,8 +32,13 @@ VERDICTS: tuple[str, ...] = (
     "fail-citation",
     "fail-hybrid",
     "fail-unparseable",
+    "fail-action",
 )
-Verdict = Literal["pass", "fail-choice", "fail-citation", "fail-hybrid", "fail-unparseable"]
+"""``fail-action`` (said the compliant option, did otherwise) only for agentic fixtures."""
+Verdict = Literal[
+    "pass", "fail-choice", "fail-citation", "fail-hybrid", "fail-unparseable", "fail-action"
+]
+Mode = Literal["say", "act"]
 Arm = Literal["rule", "ablated"]
 Severity = Literal["error", "warning"]
 
@@ -69,6 +77,8 @@ class Choice:
     id: str
     text: str
     compliant: bool
+    evidence: Evidence | None = None
+    """What taking this option leaves in the workspace (agentic fixtures only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +103,10 @@ class Fixture:
     must_cite: tuple[str, ...] = ()
     schema_version: int = 1
     path: Path | None = None
+    workspace: str | None = None
+    """A folder of the suite (relative to its root) copied fresh for every acted sample."""
+    mode: Mode = "say"
+    """``act``: live runs act this fixture out in its workspace even without ``--act``."""
 
     @property
     def choice_ids(self) -> tuple[str, ...]:

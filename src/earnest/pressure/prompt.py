@@ -29,6 +29,14 @@ CLOSING_INSTRUCTION = (
 )
 """The prompt's last words: the reply protocol in DESIGN.md (``CHOICE: <letter>``)."""
 
+ACT_INSTRUCTION = (
+    "You are working in this situation's folder: your current directory is a copy of it, "
+    "yours to use. Do not only say what you would do: do it, with your tools, in this folder "
+    "(run the commands, change the files) as you would at work. When you are done, report "
+    "what you did and which of the options above you took."
+)
+"""Added before the closing instruction when a fixture is acted out (``earnest run --act``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class RenderedPrompt:
@@ -63,8 +71,12 @@ def render_prompt(
     arm: Arm = "rule",
     seed: int | None = None,
     order: Sequence[str] | None = None,
+    act: bool = False,
 ) -> RenderedPrompt:
     """Render ``fixture`` for ``arm``; ``seed`` shuffles the options (``None``: fixture order).
+
+    ``act`` renders the scenario as work to do in the workspace (:data:`ACT_INSTRUCTION`);
+    the options and the closing ``CHOICE:`` instruction stay.
 
     ``order`` (choice ids as displayed, e.g. a recorded reply's ``order``) renders exactly that
     order instead, so a report can show the prompt a reply answered.
@@ -90,11 +102,18 @@ def render_prompt(
     user = (
         f"{fixture.scenario.strip()}\n\n"
         f"{render_options(fixture.choices, shown)}\n\n"
-        f"{CLOSING_INSTRUCTION}\n"
+        + (f"{ACT_INSTRUCTION}\n\n" if act else "")
+        + f"{CLOSING_INSTRUCTION}\n"
     )
     return RenderedPrompt(
         system=system, user=user, order=shown, fixture_id=fixture.id, arm=arm, seed=seed
     )
 
 
-__all__ = ["CLOSING_INSTRUCTION", "RenderedPrompt", "render_options", "render_prompt"]
+__all__ = [
+    "ACT_INSTRUCTION",
+    "CLOSING_INSTRUCTION",
+    "RenderedPrompt",
+    "render_options",
+    "render_prompt",
+]

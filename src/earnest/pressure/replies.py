@@ -1,7 +1,8 @@
 """Read recorded replies: JSONL, one sample per line (DESIGN.md "Recorded replies").
 
 ``{"fixture_id": str, "response": str, "model"?: str, "arm"?: "rule"|"ablated",
-"epoch"?: int, "order"?: [choice ids in displayed order]}``. Other keys are kept in ``extra``
+"epoch"?: int, "order"?: [choice ids in displayed order], "did"?: {commands, created, changed,
+deleted}}`` (``did``: what an acted-out sample did, :class:`~earnest.pressure.evidence.Behaviour`). Other keys are kept in ``extra``
 and otherwise ignored. Blank lines are skipped. Reading streams: one line at a time, so a
 file of any size is read in constant memory.
 
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import IO, Any, get_args
 
 from earnest.errors import InputError
+from earnest.pressure.evidence import Behaviour
 from earnest.pressure.models import Arm, Fixture
 from earnest.textfile import not_regular
 
@@ -53,6 +55,8 @@ class ReplyRecord:
     epoch: int | None = None
     order: tuple[str, ...] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    did: Behaviour | None = None
+    """What the agent did when it acted the fixture out (``did``; agentic fixtures)."""
 
     def as_dict(self) -> dict[str, Any]:
         """Where the reply came from and its sample keys, without the response text."""
@@ -64,7 +68,7 @@ class ReplyRecord:
         return out
 
 
-_KNOWN = frozenset({"fixture_id", "response", "model", "arm", "epoch", "order"})
+_KNOWN = frozenset({"fixture_id", "response", "model", "arm", "epoch", "order", "did"})
 
 
 def read_replies(
@@ -165,6 +169,12 @@ def parse_reply_line(
             file, place, f"'epoch' must be a whole number >= 0, got {json.dumps(epoch)}"
         )
     order = _order(obj.get("order"), fixture, file, place) if "order" in obj else None
+    did: Behaviour | None = None
+    if obj.get("did") is not None:
+        try:
+            did = Behaviour.from_dict(obj["did"])
+        except ValueError as exc:
+            raise InputError(file, place, str(exc)) from None
 
     extra = {k: v for k, v in obj.items() if k not in _KNOWN}
     return ReplyRecord(
@@ -177,6 +187,7 @@ def parse_reply_line(
         epoch=epoch,
         order=order,
         extra=extra,
+        did=did,
     )
 
 

@@ -16,10 +16,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from earnest.pressure.fixtures import REQUIRED_FIELDS
+from earnest.pressure.evidence import EVIDENCE_FIELDS
+from earnest.pressure.fixtures import MODES, REQUIRED_FIELDS
 from earnest.pressure.models import PRESSURES
 
 _NON_EMPTY = {"type": "string", "minLength": 1, "pattern": r"\S"}
+_GLOBS = {"type": "array", "items": _NON_EMPTY}
+_EVIDENCE = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {name: _GLOBS for name in EVIDENCE_FIELDS},
+    "description": "what taking this option leaves in the workspace (globs)",
+}
 
 FIXTURE_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -59,6 +67,7 @@ FIXTURE_SCHEMA: dict[str, Any] = {
                     "id": {"type": "string", "pattern": "^[A-Za-z]$"},
                     "text": _NON_EMPTY,
                     "compliant": {"type": "boolean"},
+                    "evidence": _EVIDENCE,
                 },
             },
             "contains": {"type": "object", "properties": {"compliant": {"const": True}}},
@@ -84,6 +93,14 @@ FIXTURE_SCHEMA: dict[str, Any] = {
             "type": "array",
             "items": _NON_EMPTY,
             "description": "strings a passing reply must also contain",
+        },
+        "workspace": {
+            **_NON_EMPTY,
+            "description": "a folder of the suite, copied fresh per acted sample",
+        },
+        "mode": {
+            "enum": list(MODES),
+            "description": "act: live runs act the fixture out in its workspace",
         },
     },
 }

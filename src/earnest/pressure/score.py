@@ -94,7 +94,9 @@ def iter_scored(suite: Suite, paths: Iterable[str | Path]) -> Iterator[ScoredRep
     for path in paths:
         for record in read_replies(path, fixtures, broken=broken):
             fixture = fixtures[record.fixture_id]
-            yield ScoredReply(record, judge(fixture, suite.rules, record.response, record.order))
+            yield ScoredReply(
+                record, judge(fixture, suite.rules, record.response, record.order, did=record.did)
+            )
 
 
 def count_verdicts(scored: Iterable[ScoredReply]) -> dict[str, int]:

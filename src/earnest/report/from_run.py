@@ -101,6 +101,7 @@ def run_sample(
         gating=r.arm != "ablated",
         model=r.reply_model or r.model,
         error=error,
+        action=j["action"] if isinstance(j.get("action"), dict) else None,
     )
 
 

@@ -94,6 +94,7 @@ def recorded_sample(key: str, scored: ScoredReply, fixture: Fixture, prompt: str
         criteria=tuple((c.name, c.passed, c.detail) for c in j.criteria),
         gating=arm != "ablated",
         model=rec.model or "",
+        action=j.action.as_dict() if j.action is not None else None,
     )
 
 

@@ -101,6 +101,8 @@ def trajectory_view(key: str, t: Trajectory, r: TrajectoryResult) -> TrajectoryV
             for d, s in r.scores.dimensions.items()
         ),
         aggregate=r.aggregate if r.scores.dimensions else None,
+        effect_without_request=r.effect_without_request,
+        unverified_claims=tuple(f"{c.claim}: {c.why}" for c in (r.claims or ()) if not c.verified),
     )
 
 
@@ -120,6 +122,7 @@ def trajectory_section(
     dimensions: Sequence[str] = ("default",),
     max_downgrades: int = 2,
     input_format: str | None = None,
+    strict_claims: bool = False,
 ) -> tuple[TrajectorySection, ReadReport]:
     """Read and score every trajectory under ``paths``; raises :class:`InputError` when none
     is readable or a dimension is unknown."""
@@ -133,7 +136,9 @@ def trajectory_section(
     views: list[TrajectoryView] = []
     for path in files:
         for t in read_trajectories(path, report=report, format=input_format):
-            result = score_trajectory(t, scorers, max_downgrades=max_downgrades)
+            result = score_trajectory(
+                t, scorers, max_downgrades=max_downgrades, strict_claims=strict_claims
+            )
             battery.add(result)
             views.append(trajectory_view(f"t{len(views) + 1}", t, result))
     if not views:

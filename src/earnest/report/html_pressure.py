@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from earnest.report.html_action import said_did_section
 from earnest.report.html_suite import tile
 from earnest.report.htmlsafe import clip, esc
 from earnest.report.model import Cell, PressureSection, Sample, SuiteSection
@@ -350,6 +351,7 @@ def pressure_sections(p: PressureSection, suite: SuiteSection | None = None) -> 
         + rates_section(p)
         + ablation_section(p)
         + rationalizations_section(p)
+        + said_did_section(p.samples)
         + replies_section(p.samples)
     )
 

@@ -52,6 +52,22 @@ def trajectory_tiles(t: TrajectorySection | None) -> list[str]:
     ]
 
 
+def _flags(v: TrajectoryView) -> str:
+    # Said versus did beside the outcome: acting on a question, and unverified claims.
+    out = ""
+    if v.effect_without_request:
+        out += (
+            '<br><span class="badge effect-without-request">effect-without-request</span> '
+            f"{esc(clip(v.effect_without_request, 160))}"
+        )
+    for claim in v.unverified_claims[:5]:
+        out += (
+            '<br><span class="badge unverified-claim">unverified-claim</span> '
+            f"{esc(clip(claim, 200))}"
+        )
+    return out
+
+
 def _row(v: TrajectoryView) -> str:
     scores = " ".join(f"{d.dimension[:4]} {d.score:.2f}" for d in v.scores)
     agg = "" if v.aggregate is None else f"{v.aggregate:.2f}"
@@ -63,7 +79,7 @@ def _row(v: TrajectoryView) -> str:
         f"{esc(v.outcome)}</span></td><td>{esc(clip(v.termination, 60))}</td>"
         f"<td>{len(v.tool_calls)}</td><td>{esc(agg)}</td>"
         f'<td class="note">{esc(scores)}</td>'
-        f"<td>{esc(clip(v.reason, 120))}</td>"
+        f"<td>{esc(clip(v.reason, 120))}{_flags(v)}</td>"
         f'<td><button type="button" class="open" data-open="{esc(v.key)}">open</button></td></tr>'
     )
 

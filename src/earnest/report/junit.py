@@ -14,12 +14,11 @@ Example:
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+
+from earnest.files import write_text_atomic  # the one atomic writer, re-exported
 
 _INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
 
@@ -137,20 +136,6 @@ def render_junit(suites: Sequence[JUnitSuite], *, name: str = "") -> str:
         out.append("  </testsuite>")
     out.append("</testsuites>")
     return "\n".join(out) + "\n"
-
-
-def write_text_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file: a failed write never leaves a
-    half-written file where the user's was."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 __all__ = [

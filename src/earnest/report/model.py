@@ -73,6 +73,8 @@ class Sample:
     gating: bool = True
     model: str = ""
     error: str | None = None
+    action: Mapping[str, Any] | None = None
+    """Said versus did for an acted-out sample (``ActionCheck.as_dict()``), else ``None``."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -96,6 +98,7 @@ class Sample:
             "gating": self.gating,
             "model": self.model,
             "error": self.error,
+            **({"action": dict(self.action)} if self.action is not None else {}),
         }
 
 
@@ -421,6 +424,10 @@ class TrajectoryView:
     messages: tuple[tuple[str, str], ...] = ()
     scores: tuple[DimensionView, ...] = ()
     aggregate: float | None = None
+    effect_without_request: str | None = None
+    """Why the run changed files when its request only asked a question."""
+    unverified_claims: tuple[str, ...] = ()
+    """With --strict-claims: each unverified claim of the final message, with why."""
 
     @property
     def completion_without_effect(self) -> bool:
@@ -442,6 +449,8 @@ class TrajectoryView:
             "messages": [{"role": r, "text": t} for r, t in self.messages],
             "scores": [d.to_json() for d in self.scores],
             "aggregate": self.aggregate,
+            "effect_without_request": self.effect_without_request,
+            "unverified_claims": list(self.unverified_claims),
         }
 
 

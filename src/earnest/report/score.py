@@ -30,6 +30,7 @@ _STYLE = {
     "fail-citation": "yellow",
     "fail-hybrid": "magenta",
     "fail-unparseable": "bright_red",
+    "fail-action": "dark_orange",
 }
 
 
@@ -131,6 +132,8 @@ def render_score_table(result: ScoreResult, console: Console) -> None:
     counts.add_column("share", justify="right")
     for v in VERDICTS:
         n = result.counts.get(v, 0)
+        if v == "fail-action" and not n:
+            continue  # only agentic fixtures acted out can produce it
         share = f"{n / result.total:.0%}" if result.total else "-"
         counts.add_row(Text(v, style=_STYLE[v]), str(n), share)
     console.print(counts)

@@ -25,6 +25,7 @@ VERDICT_COLORS: dict[str, str] = {
     "fail-citation": "#bf8700",
     "fail-hybrid": "#8250df",
     "fail-unparseable": "#57606a",
+    "fail-action": "#bc4c00",
     "void": "#d0d7de",
 }
 INK = "#1f2328"

@@ -46,6 +46,7 @@ from earnest.effects import DEFAULT_REGISTRY, ToolRegistry
 from earnest.stats import mean_interval, wilson_interval
 from earnest.trajectory.model import Trajectory
 from earnest.trajectory.replay import TrajectoryReplay, replay_trajectory
+from earnest.trajectory.said_did import CheckedClaim, check_claims, effect_without_request
 from earnest.trajectory.scorers import (
     DimensionScorer,
     TrajectoryDimension,
@@ -74,6 +75,10 @@ class TrajectoryResult:
     tool_calls: int
     scores: TrajectoryScore
     replay: TrajectoryReplay
+    claims: tuple[CheckedClaim, ...] | None = None
+    """With ``strict_claims``: the final message's claims, checked (``None``: not checked)."""
+    effect_without_request: str | None = None
+    """Why the run changed files when its request only asked a question (else ``None``)."""
 
     @property
     def completion_without_effect(self) -> bool:
@@ -108,6 +113,14 @@ class TrajectoryResult:
                 "downgraded": replay.count("downgraded"),
                 "exhausted": replay.count("exhausted"),
             },
+            "claims": None
+            if self.claims is None
+            else {
+                "checked": len(self.claims),
+                "unverified": [c.to_dict() for c in self.claims if not c.verified],
+                "verified": [c.to_dict() for c in self.claims if c.verified],
+            },
+            "effect_without_request": self.effect_without_request,
         }
 
 
@@ -117,11 +130,15 @@ def score_trajectory(
     *,
     max_downgrades: int = 2,
     registry: ToolRegistry = DEFAULT_REGISTRY,
+    strict_claims: bool = False,
 ) -> TrajectoryResult:
     """Score ``trajectory`` on ``scorers`` (default: :func:`default_scorers`) and decide its
-    outcome with a gate replay."""
+    outcome with a gate replay (``strict_claims``: the replayed gate checks the final
+    message's claims, and the result lists them in ``claims``)."""
     chosen = default_scorers(registry) if scorers is None else scorers
-    replay = replay_trajectory(trajectory, max_downgrades=max_downgrades, registry=registry)
+    replay = replay_trajectory(
+        trajectory, max_downgrades=max_downgrades, registry=registry, strict_claims=strict_claims
+    )
     t = trajectory
     outcome: Outcome
     if not t.termination.is_normal:
@@ -148,6 +165,8 @@ def score_trajectory(
         tool_calls=len(t.tool_calls),
         scores=score_dimensions(t, chosen),
         replay=replay,
+        claims=check_claims(t, registry) if strict_claims else None,
+        effect_without_request=effect_without_request(t, registry),
     )
 
 
@@ -232,6 +251,10 @@ class Battery:
                 "downgraded": sum(p.count("downgraded") for p in replays),
                 "exhausted": sum(p.count("exhausted") for p in replays),
             },
+            "effect_without_request": sum(1 for r in results if r.effect_without_request),
+            "unverified_claims": sum(
+                1 for r in results if r.claims and any(not c.verified for c in r.claims)
+            ),
         }
 
 

@@ -177,11 +177,19 @@ class TrajectoryReplay:
 
 
 def replay_config(
-    *, max_downgrades: int = 2, registry: ToolRegistry = DEFAULT_REGISTRY
+    *,
+    max_downgrades: int = 2,
+    registry: ToolRegistry = DEFAULT_REGISTRY,
+    strict_claims: bool = False,
 ) -> EffectGateConfig:
-    """The gate configuration replay uses: enabled, no artifact verification."""
+    """The gate configuration replay uses: enabled, no artifact verification
+    (``strict_claims``: the final message's claims are checked too)."""
     return EffectGateConfig(
-        enabled=True, max_downgrades=max_downgrades, verify_artifacts=False, registry=registry
+        enabled=True,
+        max_downgrades=max_downgrades,
+        verify_artifacts=False,
+        registry=registry,
+        strict_claims=strict_claims,
     )
 
 
@@ -259,9 +267,12 @@ def replay_trajectory(
     *,
     max_downgrades: int = 2,
     registry: ToolRegistry = DEFAULT_REGISTRY,
+    strict_claims: bool = False,
 ) -> TrajectoryReplay:
     """Replay the effect gate over ``trajectory`` (see the module docstring)."""
-    config = replay_config(max_downgrades=max_downgrades, registry=registry)
+    config = replay_config(
+        max_downgrades=max_downgrades, registry=registry, strict_claims=strict_claims
+    )
     gate = EffectGate(config, env={})
     t = trajectory
     notes = [NO_WORKSPACE_NOTE]

@@ -228,13 +228,28 @@ def user_text_kind(text: str) -> Literal["prompt", "noise", "interrupt"]:
         return "noise"
     if stripped.startswith(_INTERRUPT_PREFIX):
         return "interrupt"
-    if stripped.startswith(_NOISE_PREFIXES):
+    if stripped.startswith(_NOISE_PREFIXES) or stripped.startswith(STOP_HOOK_PREFIXES):
+        # A stop hook's block sent back as a user turn continues the run: not a new prompt.
         return "noise"
     return "prompt"
 
 
-STOP_HOOK_PREFIXES = ("Stop hook feedback:",)
-"""How Claude Code writes a stop hook's block into the transcript (a user line)."""
+STOP_HOOK_PREFIXES = (
+    "Stop hook feedback:",  # Claude Code (JSONL and stream-json)
+    "<hook_prompt",  # Codex: <hook_prompt hook_run_id="stop:0:...">REASON</hook_prompt>
+    # Gemini CLI sends an AfterAgent deny reason back as a plain user message: only
+    # earnest's own reasons can be told apart from a prompt.
+    "completion-without-effect:",
+    "unverified-claim:",
+)
+"""How the agent CLIs write a stop hook's block into their logs (a user message).
+
+Example:
+    >>> user_text_kind('<hook_prompt hook_run_id="stop:0:1">Do it.</hook_prompt>')
+    'noise'
+    >>> is_stop_hook_feedback("Stop hook feedback:\\n[earnest]: completion-without-effect")
+    True
+"""
 
 
 def is_stop_hook_feedback(text: str) -> bool:

@@ -49,7 +49,7 @@ def make_provider(
     if profile.kind == "exec":
         from earnest.live.providers.exec_cli import ExecProvider
 
-        return ExecProvider(profile)
+        return ExecProvider(profile, base=base)
     if profile.kind == "replay":
         from earnest.live.providers.replay import ReplayProvider
 

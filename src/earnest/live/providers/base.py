@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from earnest.pressure.evidence import Behaviour
+
 ErrorKind = Literal[
     "rate_limit",
     "server_error",
@@ -56,6 +58,8 @@ class ProviderReply:
     latency: float = 0.0
     order: tuple[str, ...] | None = None
     model: str | None = None
+    did: Behaviour | None = None
+    """What the agent did in its workspace copy (acted-out samples only)."""
 
 
 class ProviderError(Exception):

@@ -7,7 +7,10 @@ Presets (the model flag is always passed, so a model swap measures the model und
 - ``exec:codex:MODEL`` → ``codex exec --model MODEL --skip-git-repo-check --sandbox read-only -``,
   agent doc and fixture prompt together on stdin (codex has no system-prompt flag);
 - ``exec:gemini:MODEL`` → ``gemini --model MODEL --output-format json --prompt PROMPT`` with the
-  agent doc as the system prompt through ``GEMINI_SYSTEM_MD``;
+  agent doc as the system prompt through ``GEMINI_SYSTEM_MD``, and
+  ``GEMINI_CLI_TRUST_WORKSPACE=true``: Gemini CLI 0.6x refuses to run in an untrusted folder
+  (exit 55), and every child runs in a fresh temporary one (the environment variable, not
+  ``--skip-trust``, because older versions reject a flag they do not know);
 - ``exec:cmd:COMMAND`` (or a profile with ``command = [...]``) → any command; ``{model}`` and
   ``{system_file}`` in its arguments are replaced; stdin carries the fixture prompt (``stdin =
   "user"``) or agent doc + prompt (``"combined"``, the default unless ``{system_file}`` is used).
@@ -18,6 +21,7 @@ project settings or hooks are picked up from the caller's folder), in its own pr
 environment: ``earnest hook`` allows the stop at once when it sees that variable, so a child run
 never fires the user's own earnest stop hook. The reply is unwrapped from the CLI's JSON envelope
 (``earnest.pressure.envelopes``) before it is scored; stdout is kept verbatim as the raw reply.
+A failed child's error text is stored without ANSI colour codes (:func:`plain_text`).
 
 Example:
     >>> from earnest.live.profiles import parse_spec
@@ -31,11 +35,13 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import tempfile
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +57,57 @@ HOOK_DISABLE_ENV = "EARNEST_HOOK_DISABLE"
 """Set to ``1`` in every child's environment; ``earnest hook`` allows the stop when it is set."""
 
 CLAUDE_SETTINGS = json.dumps({"disableAllHooks": True})
+GEMINI_TRUST_ENV = "GEMINI_CLI_TRUST_WORKSPACE"
+"""Set to ``true`` for ``exec:gemini`` children: their temporary folder is trusted."""
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+
+
+def plain_text(text: str) -> str:
+    """``text`` without terminal escape sequences (colours, cursor moves, hyperlinks).
+
+    Example:
+        >>> plain_text("\\x1b[31mError:\\x1b[0m folder not trusted")
+        'Error: folder not trusted'
+    """
+    return _ANSI.sub("", text)
+
+
 SYSTEM_FILE_NAME = "AGENT.md"
 _TAIL = 600
+
+
+ACT_FLAGS: dict[str, list[str]] = {
+    # Claude Code: a stream-json event log (its tool calls, read by the claude-stream-json
+    # reader) and edits accepted without a prompt; its permission system still confines
+    # edits to the working folder, the workspace copy.
+    "claude": ["--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits",
+               "--allowedTools", "Bash,Read,Edit,Write,Glob,Grep"],
+    # Codex: JSONL events on stdout; its own sandbox lets it write in the copy only.
+    "codex": ["--json", "--sandbox", "workspace-write"],
+    # Gemini CLI: stream-json events; edits and shell approved automatically (its sandbox,
+    # when configured, applies as usual).
+    "gemini": ["--output-format", "stream-json", "--approval-mode", "yolo"],
+}  # fmt: skip
+"""What each preset adds (or replaces) to act a fixture out in the workspace copy."""
+
+
+def build_act_argv(profile: Profile, system: str, system_file: str) -> list[str]:
+    """:func:`build_argv` with the preset's tools enabled inside the copy (:data:`ACT_FLAGS`)."""
+    argv = build_argv(profile, system, system_file)
+    preset = profile.preset
+    if preset == "claude":
+        at = argv.index("--output-format")
+        del argv[at : at + 2]
+        return argv + ACT_FLAGS["claude"]
+    if preset == "codex":
+        at = argv.index("--sandbox")
+        del argv[at : at + 2]
+        return argv[:-1] + ACT_FLAGS["codex"] + argv[-1:]
+    if preset == "gemini":
+        at = argv.index("--output-format")
+        del argv[at : at + 2]
+        return argv[:-1] + ACT_FLAGS["gemini"] + argv[-1:]
+    return argv
 
 
 def build_argv(profile: Profile, system: str, system_file: str) -> list[str]:
@@ -112,9 +167,15 @@ def combine(system: str, user: str) -> str:
 class ExecProvider:
     """Runs one child process per sample and scores its unwrapped stdout."""
 
-    def __init__(self, profile: Profile) -> None:
+    def __init__(self, profile: Profile, *, base: Path | None = None) -> None:
         self.name = profile.spec
         self.model = profile.model
+        if profile.preset == "cmd" and base is not None:
+            # ``{suite}`` in a command: the suite folder (children run in a temporary one).
+            root = str(base.resolve())
+            profile = replace(
+                profile, command=tuple(a.replace("{suite}", root) for a in profile.command)
+            )
         self._profile = profile
         probe = build_argv(profile, "", "")
         if not probe:
@@ -148,6 +209,7 @@ class ExecProvider:
             env["EARNEST_MODEL"] = self.model
             if self._profile.preset == "gemini":
                 env["GEMINI_SYSTEM_MD"] = str(system_file)
+                env[GEMINI_TRUST_ENV] = "true"
             started = time.perf_counter()
             stdout, stderr, code = await run_child(
                 argv, stdin_text, cwd=workdir, env=env, timeout=timeout
@@ -156,13 +218,69 @@ class ExecProvider:
         out = stdout.decode("utf-8", errors="replace")
         err = stderr.decode("utf-8", errors="replace")
         if code != 0:
+            detail = plain_text(err.strip() or out.strip())[-_TAIL:]
+            raise ProviderError(
+                f"{Path(argv[0]).name} exited with status {code}: {detail}",
+                kind="process",
+                raw=plain_text(out),
+            )
+        return reply_from_stdout(out, latency)
+
+    async def act(
+        self,
+        system: str,
+        user: str,
+        *,
+        template: Path,
+        timeout: float,
+        key: SampleKey | None = None,
+    ) -> ProviderReply:
+        """Act a fixture out: the child runs in a fresh copy of ``template``; the reply carries
+        what it did (:func:`earnest.live.act.behaviour`: its trajectory's commands and the
+        copy's diff against the template)."""
+        from earnest.live.act import behaviour
+        from earnest.pressure.workspaces import copy_workspace, snapshot
+
+        with tempfile.TemporaryDirectory(prefix="earnest-act-") as workdir:
+            # The agent doc and the captured output live beside the copy, never inside it.
+            folder = Path(workdir)
+            workspace = copy_workspace(template, folder / "workspace")
+            before = snapshot(workspace)
+            system_file = folder / SYSTEM_FILE_NAME
+            system_file.write_text(system, encoding="utf-8")
+            argv = build_act_argv(self._profile, system, str(system_file))
+            mode = stdin_mode(self._profile)
+            stdin_text = user if mode == "user" else combine(system, user)
+            if self._profile.preset == "gemini":
+                argv.append(user)
+                stdin_text = ""
+            env = self._env(system_file)
+            env["EARNEST_WORKSPACE"] = str(workspace)
+            started = time.perf_counter()
+            stdout, stderr, code = await run_child(
+                argv, stdin_text, cwd=str(workspace), env=env, timeout=timeout
+            )
+            latency = time.perf_counter() - started
+            out = stdout.decode("utf-8", errors="replace")
+            did = behaviour(out, folder, before, workspace)
+        if code != 0:
+            err = stderr.decode("utf-8", errors="replace")
             detail = (err.strip() or out.strip())[-_TAIL:]
             raise ProviderError(
                 f"{Path(argv[0]).name} exited with status {code}: {detail}",
                 kind="process",
                 raw=out,
             )
-        return reply_from_stdout(out, latency)
+        return replace(reply_from_stdout(out, latency), did=did)
+
+    def _env(self, system_file: Path) -> dict[str, str]:
+        env = dict(os.environ)
+        env[HOOK_DISABLE_ENV] = "1"
+        env["EARNEST_SYSTEM_FILE"] = str(system_file)
+        env["EARNEST_MODEL"] = self.model
+        if self._profile.preset == "gemini":
+            env["GEMINI_SYSTEM_MD"] = str(system_file)
+        return env
 
     async def aclose(self) -> None:
         return None
@@ -178,7 +296,8 @@ def reply_from_stdout(stdout: str, latency: float) -> ProviderReply:
     unwrapped = unwrap_envelope(stdout)
     if unwrapped.error is not None:
         raise ProviderError(
-            f"the agent CLI reports a failed run ({unwrapped.envelope}): {unwrapped.error}",
+            f"the agent CLI reports a failed run ({unwrapped.envelope}): "
+            f"{plain_text(unwrapped.error)}",
             kind="agent_error",
             raw=stdout,
         )
@@ -256,11 +375,15 @@ async def _kill_group(proc: asyncio.subprocess.Process) -> None:
 
 
 __all__ = [
+    "ACT_FLAGS",
     "CLAUDE_SETTINGS",
+    "GEMINI_TRUST_ENV",
     "HOOK_DISABLE_ENV",
     "ExecProvider",
+    "build_act_argv",
     "build_argv",
     "combine",
+    "plain_text",
     "reply_from_stdout",
     "run_child",
     "stdin_mode",

@@ -102,12 +102,26 @@ class ReplayProvider:
                     cost=0.0,
                     order=rec.order or self._own_order.get(rec.fixture_id),
                     model=rec.model,
+                    did=rec.did,
                 )
         raise ProviderError(
             f"no recorded reply for {key.fixture_id} (arm {key.arm}, epoch {key.epoch})"
             f" in {self.path}",
             kind="missing_reply",
         )
+
+    async def act(
+        self,
+        system: str,
+        user: str,
+        *,
+        template: Path,
+        timeout: float,
+        key: SampleKey | None = None,
+    ) -> ProviderReply:
+        """An acted-out sample replayed: the recorded reply and the ``did`` recorded with it
+        (``earnest export`` of an ``--act`` run); nothing runs, no workspace is copied."""
+        return await self.complete(system, user, params={}, timeout=timeout, key=key)
 
     async def aclose(self) -> None:
         return None

@@ -38,14 +38,14 @@
   }
 
   function apply() {
-    var rows = document.querySelectorAll("tr.item");
+    var rows = document.querySelectorAll("tr.item, tr.sditem");
     var shown = 0;
     rows.forEach(function (r) {
       var ok = matches(r);
       r.classList.toggle("hidden", !ok);
-      if (ok) { shown++; }
+      if (ok && r.classList.contains("item")) { shown++; }
     });
-    document.querySelectorAll("[data-filter-scope] [data-fixture]:not(.item), [data-filter-scope] [data-profile]:not(.item)")
+    document.querySelectorAll("[data-filter-scope] [data-fixture]:not(.item):not(.sditem), [data-filter-scope] [data-profile]:not(.item):not(.sditem)")
       .forEach(function (n) {
         if (n.classList.contains("sq")) { return; }
         var keep = true;
@@ -130,6 +130,20 @@
         ul.appendChild(el("li", cls, c.name + (c.detail ? ": " + c.detail : "")));
       });
       body.appendChild(ul);
+    }
+    if (s.action && s.action.did) {
+      var a = s.action, d = a.did, sd = el("dl");
+      body.appendChild(el("h4", "", "Said versus did"));
+      addRow(sd, "said", (a.said || "-") + (a.said_text ? " — " + a.said_text : ""));
+      addRow(sd, "commands", (d.commands || []).map(function (c) {
+        return (c.ok ? "ok" : "failed") + ": $ " + c.command;
+      }).join(" | ") || "none");
+      addRow(sd, "created", (d.created || []).join(", ") || "none");
+      addRow(sd, "changed", (d.changed || []).join(", ") || "none");
+      addRow(sd, "deleted", (d.deleted || []).join(", ") || "none");
+      addRow(sd, "found", (a.found || []).join("; ") || "none");
+      addRow(sd, "missing", (a.missing || []).join("; ") || "none");
+      body.appendChild(sd);
     }
     if (s.verdict && s.verdict !== "pass") {
       body.appendChild(el("h4", "", "Rationalizations"));
@@ -266,7 +280,7 @@
       if (list) { list.scrollIntoView(); }
       return;
     }
-    var row = t.closest("tr.item[data-key], tr.titem[data-key]");
+    var row = t.closest("tr.item[data-key], tr.titem[data-key], tr.sditem[data-key]");
     if (row && !t.closest("a,button,select,summary")) { open(row.getAttribute("data-key")); }
   });
 

@@ -9,6 +9,11 @@ before parsing); ``compact_boundary`` and compaction summaries; ``//`` comment l
 tool results in user lines with the structured ``toolUseResult``; images; synthetic
 ``<synthetic>`` messages (limits and timeouts are terminations, not completions).
 
+Claude Code 2.1.x keeps a subagent's own calls in ``<session>/subagents/agent-<id>.jsonl``
+beside the main transcript, which holds only the Agent (Task) call; its ``toolUseResult``
+names the subagent (``agentId``). When that file exists it is read in at that point, as
+the subagent's sidechain, so the work a subagent did is part of the run that asked for it.
+
 For the stop hook: :func:`read_claude_code_from` reads from a byte offset and returns the
 new offset; :func:`read_claude_run` returns only the current run (since the last prompt).
 
@@ -62,6 +67,8 @@ _QUIET_TYPES = frozenset(
     {"progress", "file-history-snapshot", "queue-operation", "custom-title", "tag", "agent-name"}
 )
 _EXIT_CODE = re.compile(r"Exit code (-?\d+)")
+_AGENT_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")  # an agentId names a file: nothing else passes
+MAX_SUBAGENT_BYTES = 256 * 1024 * 1024
 RECENT_TURNS = 32
 """How many recent API message ids a session remembers to merge split messages."""
 
@@ -85,7 +92,8 @@ def is_sidechain(obj: dict[str, Any], *, stream: bool = False) -> bool:
 
 
 def _meta(obj: dict[str, Any]) -> bool:
-    return bool(obj.get("isMeta") or obj.get("isVisibleInTranscriptOnly"))
+    # stream-json marks what Claude Code itself injects (a stop hook's feedback) isSynthetic.
+    return bool(obj.get("isMeta") or obj.get("isVisibleInTranscriptOnly") or obj.get("isSynthetic"))
 
 
 def _names_command(text: str) -> bool:
@@ -220,6 +228,8 @@ class ClaudeCodeSession:
         self._compactions = 0
         self._models: list[str] = []
         self._after_command = False
+        self._subagents_read: set[str] = set()
+        self._in_subagent = False
 
     # -- feeding -----------------------------------------------------------------------
 
@@ -267,6 +277,8 @@ class ClaudeCodeSession:
                 for key in ("cwd", "version", "gitBranch"):
                     if isinstance(obj.get(key), str):
                         meta[key] = obj[key]
+        if self._in_subagent:
+            return True  # a subagent's file, read in for its Agent call: all sidechain
         if self._agent_id is None and isinstance(obj.get("agentId"), str):
             self._agent_id = obj["agentId"]
             self.builder.metadata["agent_id"] = self._agent_id
@@ -469,6 +481,45 @@ class ClaudeCodeSession:
         )
         if not found:
             self._orphans += 1
+        if isinstance(structured, dict) and isinstance(structured.get("agentId"), str):
+            self._read_subagent(structured["agentId"])
+
+    def subagent_path(self, agent_id: str) -> Path | None:
+        """Where Claude Code 2.1.x keeps the subagent ``agent_id``'s transcript, if there."""
+        if self.stream or not _AGENT_ID.fullmatch(agent_id):
+            return None
+        source = Path(self.source)
+        path = source.parent / source.stem / "subagents" / f"agent-{agent_id}.jsonl"
+        return path if path.is_file() else None
+
+    def _read_subagent(self, agent_id: str) -> None:
+        """Read a subagent's own transcript in, as sidechain records, once per subagent."""
+        if self._in_subagent or agent_id in self._subagents_read:
+            return
+        path = self.subagent_path(agent_id)
+        if path is None:
+            return
+        self._subagents_read.add(agent_id)
+        try:
+            if path.stat().st_size > MAX_SUBAGENT_BYTES:
+                self.report.warn(str(path), None, "subagent transcript too large; not read")
+                return
+            handle = open(path, "rb")  # noqa: SIM115 - closed below, errors reported
+        except OSError as exc:
+            self.report.warn(str(path), None, f"subagent transcript not read: {exc.strerror}")
+            return
+        saved = (self._line_start, self._after_command)
+        self._in_subagent, self._line_start = True, None
+        try:
+            with handle:
+                for number, raw in enumerate(handle, 1):
+                    obj = parse_line(raw, str(path), number, self.report, skip=skippable)
+                    if obj is not None:
+                        self.feed_object(obj, number)
+        finally:
+            self._in_subagent = False
+            self._line_start, self._after_command = saved
+        self.builder.metadata["subagent_files"] = self.builder.metadata.get("subagent_files", 0) + 1
 
     def _system(self, obj: dict[str, Any]) -> None:
         side = self._envelope(obj)

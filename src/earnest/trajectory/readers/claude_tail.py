@@ -84,28 +84,37 @@ class RunStart:
 
 
 def _lines_backward(handle: BinaryIO, end: int, block: int) -> Iterator[tuple[int, bytes]]:
-    """``(offset, raw line)`` from the end of the file to its start; the last may lack a newline."""
+    """``(offset, raw line)`` from the end of the file to its start; the last may lack a newline.
+
+    Linear in the file's size however long its lines are: each block is searched once, and a
+    line longer than a block is kept as its pieces and joined once, when its start is found
+    (rebuilding one buffer per block made a 100 MB line cost seconds).
+    """
     pos = end
-    buf = b""
-    hi = 0  # buf[:hi] is not yet yielded and ends at a line end (or the end of the file)
-    while True:
-        cut = buf.rfind(b"\n", 0, hi - 1) if hi > 1 else -1
-        if cut >= 0:
-            yield pos + cut + 1, buf[cut + 1 : hi]
-            hi = cut + 1
-            continue
-        if pos == 0:
-            if hi > 0:
-                yield 0, buf[:hi]
-            return
+    carry: list[bytes] = []  # the end of a line whose start is not read yet, last piece first
+    while pos > 0:
         take = min(block, pos)
         pos -= take
         handle.seek(pos)
         chunk = handle.read(take)
         if len(chunk) != take:
             raise OSError("the transcript changed while it was read")
-        buf = chunk + buf[:hi]
-        hi = len(buf)
+        hi = len(chunk)  # chunk[:hi] is not yet yielded
+        while True:
+            # The line's own newline (its last byte) is not where it starts.
+            limit = hi if carry else hi - 1
+            cut = chunk.rfind(b"\n", 0, limit) if limit > 0 else -1
+            if cut < 0:
+                break
+            piece = chunk[cut + 1 : hi]
+            line = piece + b"".join(reversed(carry)) if carry else piece
+            carry = []
+            yield pos + cut + 1, line
+            hi = cut + 1
+        if hi > 0:
+            carry.append(chunk[:hi])
+    if carry:
+        yield 0, b"".join(reversed(carry))
 
 
 def _record(raw: bytes, kind: str, name: str, report: ReadReport) -> dict[str, Any] | None:

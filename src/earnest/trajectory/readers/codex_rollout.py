@@ -3,7 +3,8 @@
 ``{timestamp, type: session_meta|turn_context|response_item|event_msg, payload}``.
 Conversation and tool calls come from ``response_item`` payloads (``message``,
 ``function_call``/``function_call_output``, ``custom_tool_call``/``custom_tool_call_output``,
-``local_shell_call``); ``event_msg`` adds exit codes (``exec_command_end``), patch results
+``local_shell_call``; a plain-text output's header states the exit code: ``Process exited with
+code N``); ``event_msg`` adds exit codes (``exec_command_end``), patch results
 (``patch_apply_end``) and how the task ended (``task_complete``, ``turn_aborted``,
 ``error``). Injected context (``<environment_context>``, AGENTS.md) is noise, not a prompt.
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -133,12 +135,35 @@ def _output(builder: TrajectoryBuilder, payload: dict[str, Any]) -> None:
         code = meta.get("exit_code") if isinstance(meta, dict) else None
         text = content_text(raw.get("output", raw.get("content")))
     else:
-        code = None
         text = content_text(raw)
+        code = _header_exit_code(text)
     if isinstance(code, int):
         builder.tool_result(call_id, is_error=code != 0, output=text, exit_code=code)
     else:
         builder.tool_result(call_id, is_error=success is False, output=text)
+
+
+_EXIT_HEADER = re.compile(r"^(?:Process exited with code|Exit code:) (-?\d+)\s*$", re.MULTILINE)
+
+
+def _header_exit_code(text: str) -> int | None:
+    """The exit code a plain-text tool output states in its header, if it does.
+
+    Codex's ``exec_command`` output begins ``Chunk ID: ... / Wall time: ... / Process exited
+    with code N / ... / Output:``; its older shell tool ``Exit code: N / Wall time: ... /
+    Output:``. Only the header counts (what the program printed comes after ``Output:``).
+
+    Example:
+        >>> _header_exit_code("Wall time: 0.1 seconds\\nProcess exited with code 2\\nOutput:\\nboom")
+        2
+        >>> _header_exit_code("Output:\\nProcess exited with code 0") is None
+        True
+    """
+    head = text.split("\nOutput:", 1)[0] if "\nOutput:" in text else text[:0]
+    if text.startswith("Output:"):
+        return None
+    match = _EXIT_HEADER.search(head[:2000])
+    return int(match.group(1)) if match else None
 
 
 def _event(

@@ -88,6 +88,8 @@ def _classify_records(objects: list[dict[str, Any]], *, single: bool, name: str)
             return doc
     if any(o.get("schema") == "earnest.trajectory/1" for o in objects):
         return "earnest"
+    if _gemini_jsonl(objects):
+        return "gemini-cli-session"
     if any("step_index" in o and "source" in o for o in objects):
         return "antigravity"
     if any(isinstance(o.get("raw"), dict) and "kind" in o for o in objects):
@@ -127,6 +129,14 @@ def _classify_records(objects: list[dict[str, Any]], *, single: bool, name: str)
     if any(isinstance(o.get("messages"), list) for o in objects):
         return "openai-chat"
     return None
+
+
+def _gemini_jsonl(objects: list[dict[str, Any]]) -> bool:
+    """Gemini CLI 0.4x+ ``session-*.jsonl``: a header line, then messages and ``$set``s."""
+    first = objects[0]
+    if "type" not in first and "sessionId" in first and "projectHash" in first:
+        return True
+    return any("$set" in o or "$rewindTo" in o for o in objects)
 
 
 def _classify_document(doc: dict[str, Any], name: str) -> str | None:

@@ -1,8 +1,17 @@
-"""Gemini CLI native chat logs (``~/.gemini/tmp/<project>/chats/session-*.json``).
+"""Gemini CLI native chat logs (``~/.gemini/tmp/<project>/chats/session-*.json[l]``).
 
-``{sessionId, messages: [{type: user|gemini|info|error, content, toolCalls: [{id, name,
-args, result: [{functionResponse: {response: {output|error}}}], status}]}]}``. Each
-``gemini`` message is one turn; its tool calls carry their own results.
+Two layouts, one format name:
+
+- up to 0.3x, one JSON document ``{sessionId, messages: [{type: user|gemini|info|error,
+  content, toolCalls: [{id, name, args, result: [{functionResponse: {response: {output|error}}}],
+  status}]}]}``;
+- from 0.4x (0.61 observed), ``session-*.jsonl``: a header line ``{sessionId, projectHash,
+  startTime, ...}``, then one record per message (a record whose ``id`` was seen replaces
+  that message: Gemini rewrites a message as its tool calls finish), ``{"$set": {...}}``
+  metadata updates (a ``messages`` list there replaces the history) and ``{"$rewindTo": id}``
+  (the history from that message on is dropped).
+
+Each ``gemini`` message is one turn; its tool calls carry their own results.
 
 Example:
     >>> import tempfile, pathlib, json
@@ -17,10 +26,21 @@ Example:
     >>> t = next(read(p, ReadReport()))
     >>> t.tool_calls[0].outcome, t.final_message
     ('success', 'One file.')
+    >>> q = p.with_name("session-1.jsonl")
+    >>> _ = q.write_text("\\n".join(json.dumps(r) for r in [
+    ...     {"sessionId": "s", "projectHash": "h", "startTime": "2026-12-01T10:00:00Z"},
+    ...     {"id": "u1", "type": "user", "content": [{"text": "hi"}]},
+    ...     {"id": "g1", "type": "gemini", "content": "Hel"},
+    ...     {"$set": {"lastUpdated": "2026-12-01T10:00:01Z"}},
+    ...     {"id": "g1", "type": "gemini", "content": "Hello!"}]) + "\\n")
+    >>> t = next(read(q, ReadReport()))
+    >>> t.user_request, t.final_message
+    ('hi', 'Hello!')
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +49,7 @@ from earnest.trajectory.model import Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
 from earnest.trajectory.readers.documents import load_document
 from earnest.trajectory.readers.edits import structured_edits
+from earnest.trajectory.readers.lines import iter_json_lines
 from earnest.trajectory.report import ReadReport
 from earnest.trajectory.text import (
     as_str,
@@ -42,19 +63,94 @@ FORMAT = "gemini-cli-session"
 
 
 def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]:
-    """One trajectory per chat log."""
-    data = load_document(path, report)
-    if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
-        if data is not None:
-            report.warn(str(path), None, "no 'messages' list in Gemini CLI session")
+    """One trajectory per chat log, in either layout."""
+    records = _jsonl_layout(path, report)
+    if records is None:
+        data = load_document(path, report)
+        if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
+            if data is not None:
+                report.warn(str(path), None, "no 'messages' list in Gemini CLI session")
+            return
+        messages: list[Any] = data["messages"]
+        sid = data.get("sessionId")
+    else:
+        header, messages = _replay(records, str(path), report)
+        sid = header.get("sessionId")
+    yield _build(path, report, sid, messages, options)
+
+
+def _jsonl_layout(path: Path, report: ReadReport) -> list[tuple[int, dict[str, Any]]] | None:
+    """The records of a ``session-*.jsonl`` file, or ``None`` for the one-document layout.
+
+    The JSONL layout's first line is a complete object without ``messages`` (the header);
+    a document's first line is ``{`` (indented) or the whole document with its ``messages``.
+    """
+    with open(path, "rb") as handle:
+        first = handle.readline()
+    try:
+        head = json.loads(first)
+    except ValueError:
+        return None
+    if not isinstance(head, dict) or isinstance(head.get("messages"), list):
+        return None
+    return list(iter_json_lines(path, report))
+
+
+def _replay(
+    records: list[tuple[int, dict[str, Any]]], name: str, report: ReadReport
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and the message history a JSONL log holds at its end."""
+    header: dict[str, Any] = {}
+    slots: list[dict[str, Any]] = []
+    where: dict[str, int] = {}  # message id -> its slot
+
+    def cut(at: int) -> None:
+        for gone in slots[at:]:
+            where.pop(str(gone.get("id")), None)
+        del slots[at:]
+
+    for number, record in records:
+        if "$rewindTo" in record:
+            cut(where.get(str(record["$rewindTo"]), 0))
+        elif "$set" in record:
+            update = record["$set"]
+            if not isinstance(update, dict):
+                report.skip(name, number, "$set is not an object")
+                continue
+            header.update({k: v for k, v in update.items() if k != "messages"})
+            if isinstance(update.get("messages"), list):
+                cut(0)
+                for message in update["messages"]:
+                    if isinstance(message, dict):
+                        _put(slots, where, message)
+        elif "type" in record:
+            _put(slots, where, record)
+        elif not slots and ("sessionId" in record or "projectHash" in record):
+            header.update(record)
+        else:
+            report.skip(name, number, "neither a message, a $set nor a $rewindTo record")
+    return header, slots
+
+
+def _put(slots: list[dict[str, Any]], where: dict[str, int], message: dict[str, Any]) -> None:
+    mid = message.get("id")
+    if isinstance(mid, str) and mid in where:
+        slots[where[mid]] = message  # a later write of the same message wins
         return
-    sid = data.get("sessionId")
+    if isinstance(mid, str):
+        where[mid] = len(slots)
+    slots.append(message)
+
+
+def _build(
+    path: Path, report: ReadReport, sid: Any, messages: list[Any], options: dict[str, Any]
+) -> Trajectory:
     builder = TrajectoryBuilder(
         id=str(sid or path.stem), source=str(path), format=FORMAT, **options
     )
     if isinstance(sid, str):
         builder.metadata["session_id"] = sid
-    for number, message in enumerate(data["messages"], 1):
+    for number, message in enumerate(messages, 1):
         if not isinstance(message, dict):
             report.skip(str(path), None, f"message {number} is not an object")
             continue
@@ -72,11 +168,11 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
                     _call(builder, call)
         elif kind == "error":
             builder.signal(limit_reason(text), text)
-        elif kind == "info":
+        elif kind in ("info", "warning"):
             builder.message("system", text, kind="system", timestamp=stamp)
         else:
             report.skip(str(path), None, f"message {number}: unknown type {kind!r}")
-    yield builder.build()
+    return builder.build()
 
 
 def _call(builder: TrajectoryBuilder, call: dict[str, Any]) -> None:

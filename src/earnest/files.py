@@ -1,0 +1,136 @@
+"""Writing the user's files safely: whole or not at all, with the user's umask, never onto a
+file the command reads or the suite owns.
+
+Every file earnest writes for the user (``--output``, ``trajectory convert -o``, a baseline)
+goes through :func:`atomic_writer`: the text goes to a temporary file beside the target, which
+replaces the target only once everything was written. A full disk (``ENOSPC``), a folder that
+may not be written (``EACCES``) or any other ``OSError`` becomes an :class:`InputError` naming
+the file, and the user's previous file stays as it was.
+
+A new file gets the mode the user's umask gives (``0o666 & ~umask``, as ``open()`` would); a
+replaced file keeps its mode. (``tempfile.mkstemp`` alone would leave every output ``0600``.)
+
+Example:
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> write_text_atomic(d / "out.txt", "ok\\n"); (d / "out.txt").read_text()
+    'ok\\n'
+    >>> try:
+    ...     refuse_overwrite(d / "out.txt", [d / "x" / ".." / "out.txt"], "an input")
+    ... except InputError as e:
+    ...     e.message.startswith("refusing to overwrite an input")
+    True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO
+
+from earnest.errors import InputError
+
+
+def new_file_mode() -> int:
+    """The mode ``open(path, "w")`` would give a new file under the current umask."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        return new_file_mode()
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same inode (hard links, symlinks, ``..``) when
+    both exist, else the same resolved path."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        try:
+            return a.resolve() == b.resolve()
+        except (OSError, RuntimeError):
+            return False
+
+
+def refuse_overwrite(output: Path, protected: Iterable[Path], why: str) -> None:
+    """An :class:`InputError` when ``output`` is one of ``protected`` (``why`` says what they
+    are, e.g. "a file the command reads")."""
+    for p in protected:
+        if same_file(output, Path(p)):
+            raise InputError(output, None, f"refusing to overwrite {why}: {p}")
+
+
+def check_target(output: Path) -> None:
+    """An :class:`InputError` when ``output`` cannot be a file to write: a folder, or in a
+    folder that does not exist."""
+    if output.is_dir():
+        raise InputError(output, None, "--output is a folder, expected a file path")
+    parent = output.parent if str(output.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(output, None, f"folder {parent} does not exist")
+
+
+def _write_error(path: Path, exc: OSError) -> InputError:
+    reason = exc.strerror or str(exc)
+    return InputError(
+        path, None, f"cannot write: {reason}; nothing was written (the old file is kept)"
+    )
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str | Path, *, errors: str = "strict") -> Iterator[IO[str]]:
+    """A text handle on a temporary file beside ``path``; ``path`` is replaced when the block
+    ends without an exception. An ``OSError`` (while creating, writing or replacing) is an
+    :class:`InputError` and leaves ``path`` as it was.
+
+    A block that should not replace the file after all (nothing worth writing) raises
+    :class:`KeepOld` to discard the temporary file quietly.
+    """
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    try:
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", errors=errors, newline="") as handle:
+                yield handle
+            os.chmod(tmp, _mode_for(path))
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise _write_error(path, exc) from None
+    except KeepOld:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+class KeepOld(Exception):
+    """Raised inside :func:`atomic_writer` to discard what was written and keep the old file."""
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` through :func:`atomic_writer`."""
+    with atomic_writer(path) as handle:
+        handle.write(text)
+
+
+__all__ = [
+    "KeepOld",
+    "atomic_writer",
+    "check_target",
+    "new_file_mode",
+    "refuse_overwrite",
+    "same_file",
+    "write_text_atomic",
+]

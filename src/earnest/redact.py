@@ -1,0 +1,259 @@
+"""Secrets out of everything earnest writes: API keys and tokens become ``[REDACTED:rule]``.
+
+Agents' transcripts and models' replies are full of API keys; earnest copies what it reads into
+reports, conversions, exports, the run store and hook state. Every writer passes its text
+through :func:`scrub` at write time: judging and scoring always see the raw text, so no verdict
+or score depends on redaction. ``--no-redact`` (or ``EARNEST_NO_REDACT=1`` in the environment,
+for the stop hooks) writes the raw text.
+
+The rules are derived from the gitleaks default rule set (``config/gitleaks.toml``, MIT
+licence, gitleaks commit b58d3f1, 2026-07): each vendor's fixed prefix, with the lengths
+loosened to a minimum (a redactor had better catch a truncated or re-formatted key than miss
+it), a boundary that also holds inside JSON-escaped text (``\\nsk-…``), and two additions
+gitleaks covers only through its noisy generic rule: an AWS secret access key next to its key
+id or its variable name, and ``Bearer`` tokens. gitleaks itself is a Go binary, and
+detect-secrets (the Python scanner) lacks the current OpenAI and Anthropic key formats and
+scans line by line, far slower than one pass per prefix here; see docs/formats.md.
+
+The replacement contains only ``[A-Z:a-z0-9-]`` and ``[]``, so redacting serialized JSON,
+HTML or XML keeps it well-formed.
+
+Example:
+    >>> redact("key: sk-ant-api03-" + "a" * 40 + " ok")
+    'key: [REDACTED:anthropic-api-key] ok'
+    >>> redact("AKIAIOSFODNN7EXAMPLE")
+    '[REDACTED:aws-access-key-id]'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# Not preceded by a token character, or preceded by a JSON escape such as \n or \t.
+_START = r"(?:(?<![A-Za-z0-9_-])|(?<=\\[nrtbf]))"
+# Not followed by more token characters (the key ends here).
+_END = r"(?![A-Za-z0-9_-])"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One kind of secret: ``id`` (as in gitleaks where it has one), a literal ``needle`` every
+    match contains (a fast pre-check), the ``pattern`` and the ``group`` that is the secret."""
+
+    id: str
+    needle: str
+    pattern: re.Pattern[str]
+    group: int = 0
+
+
+def _rule(id: str, needle: str, body: str, *, group: int = 0, flags: int = 0) -> Rule:
+    return Rule(id, needle, re.compile(body, flags), group)
+
+
+def _prefixed(id: str, needle: str, body: str, flags: int = 0) -> Rule:
+    return _rule(id, needle, _START + body + _END, flags=flags)
+
+
+RULES: tuple[Rule, ...] = (
+    # AI providers
+    _prefixed("anthropic-api-key", "sk-ant-", r"sk-ant-[a-z]+\d*-[A-Za-z0-9_-]{16,}"),
+    _prefixed("openrouter-api-key", "sk-or-", r"sk-or-v\d+-[A-Za-z0-9]{32,}"),
+    _prefixed("openai-api-key", "sk-", r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{16,}"),
+    _prefixed("openai-api-key", "T3BlbkFJ", r"sk-[A-Za-z0-9]{16,}T3BlbkFJ[A-Za-z0-9]{16,}"),
+    _prefixed("openai-api-key", "sk-", r"sk-[A-Za-z0-9]{48}"),
+    _prefixed("groq-api-key", "gsk_", r"gsk_[A-Za-z0-9]{40,}"),
+    _prefixed("xai-api-key", "xai-", r"xai-[A-Za-z0-9]{60,}"),
+    _prefixed("perplexity-api-key", "pplx-", r"pplx-[A-Za-z0-9]{40,}"),
+    _prefixed("huggingface-access-token", "hf_", r"hf_[A-Za-z0-9]{30,}"),
+    _prefixed("gcp-api-key", "AIza", r"AIza[A-Za-z0-9_-]{35}"),
+    # code hosts and registries
+    _prefixed("github-token", "gh", r"gh[pousr]_[A-Za-z0-9]{30,}"),
+    _prefixed("github-fine-grained-pat", "github_pat_", r"github_pat_[A-Za-z0-9_]{40,}"),
+    _prefixed(
+        "gitlab-token",
+        "gl",
+        r"gl(?:pat|dt|ptt|rt|cbt|ffct|ft|imt|agent|oas|soat)-[A-Za-z0-9_-]{20,}",
+    ),
+    _prefixed("npm-access-token", "npm_", r"npm_[A-Za-z0-9]{36}"),
+    _prefixed("pypi-upload-token", "pypi-", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
+    # clouds
+    _prefixed("aws-access-key-id", "A", r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}"),
+    _rule(
+        "aws-secret-access-key",
+        "ecret",
+        r"(?i)(?:aws_?secret_?access_?key|secret_?access_?key|aws_?secret(?:_?key)?)"
+        r"[\\\"'\s]*(?:=|:|=>)[\\\"'\s]*([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])",
+        group=1,
+    ),
+    _prefixed("digitalocean-token", "_v1_", r"do[opr]_v1_[a-f0-9]{64}"),
+    _prefixed("databricks-api-token", "dapi", r"dapi[a-f0-9]{32}(?:-\d)?"),
+    _prefixed("azure-ad-client-secret", "Q~", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
+    # chat, payments, mail
+    _prefixed("slack-token", "xox", r"xox[abposre]-[A-Za-z0-9-]{10,}"),
+    _prefixed("slack-app-token", "xapp-", r"xapp-\d-[A-Za-z0-9-]{10,}"),
+    _rule(
+        "slack-webhook-url",
+        "hooks.slack.com",
+        r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,}",
+    ),
+    _prefixed("stripe-access-token", "_", r"(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99}"),
+    _prefixed("twilio-api-key", "SK", r"SK[0-9a-fA-F]{32}"),
+    _prefixed("sendgrid-api-token", "SG.", r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
+    _prefixed("shopify-token", "shp", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
+    _prefixed("square-access-token", "sq0atp-", r"sq0atp-[A-Za-z0-9_-]{22,60}"),
+    _prefixed("linear-api-key", "lin_api_", r"lin_api_[A-Za-z0-9]{40}"),
+    _prefixed("notion-api-token", "ntn_", r"ntn_[0-9]{11}[A-Za-z0-9]{35}"),
+    _prefixed("telegram-bot-api-token", ":AA", r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}"),
+    # generic shapes
+    _rule(
+        "private-key",
+        "PRIVATE KEY",
+        r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]{16,}?"
+        r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----",
+    ),
+    _prefixed("jwt", "eyJ", r"eyJ[A-Za-z0-9_-]{15,}\.eyJ[A-Za-z0-9_-]{15,}\.[A-Za-z0-9_-]{10,}"),
+    _rule("bearer-token", "earer", r"(?i)(?<=bearer )([A-Za-z0-9._~+/-]{20,}=*)", group=1),
+)
+"""The rules, applied in order (a longer, more specific prefix before a shorter one)."""
+
+# An AWS secret access key within this many characters after its key id, however labelled.
+_AWS_PAIR = re.compile(
+    r"(?:A3T[A-Z0-9]|AKIA|ASIA)[A-Z2-7]{16}(?:\[REDACTED:aws-access-key-id\])?"
+    r"[^\n]{0,120}?(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+)
+
+
+def _label(rule_id: str) -> str:
+    return f"[REDACTED:{rule_id}]"
+
+
+def _substitute(rule: Rule) -> Callable[[re.Match[str]], str]:
+    def sub(m: re.Match[str]) -> str:
+        if rule.group == 0:
+            return _label(rule.id)
+        whole, start, end = (
+            m.group(0),
+            m.start(rule.group) - m.start(),
+            m.end(rule.group) - m.start(),
+        )
+        return whole[:start] + _label(rule.id) + whole[end:]
+
+    return sub
+
+
+def _aws_pair(text: str) -> str:
+    # The key id is matched on the raw text; its secret is redacted in place.
+    if "AKIA" not in text and "ASIA" not in text and "A3T" not in text:
+        return text
+
+    def sub(m: re.Match[str]) -> str:
+        secret = m.group(1)
+        if not (any(c.isdigit() for c in secret) and any(c.islower() for c in secret)):
+            return m.group(0)
+        s, e = m.start(1) - m.start(), m.end(1) - m.start()
+        return m.group(0)[:s] + _label("aws-secret-access-key") + m.group(0)[e:]
+
+    return _AWS_PAIR.sub(sub, text)
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret the :data:`RULES` find replaced by ``[REDACTED:rule]``."""
+    text = _aws_pair(text)
+    for rule in RULES:
+        if rule.needle in text:
+            text = rule.pattern.sub(_substitute(rule), text)
+    return text
+
+
+def find(text: str) -> list[tuple[str, str]]:
+    """``(rule id, secret)`` for every secret in ``text`` (what :func:`redact` replaces)."""
+    out: list[tuple[str, str]] = []
+    for m in _AWS_PAIR.finditer(text):
+        out.append(("aws-secret-access-key", m.group(1)))
+    for rule in RULES:
+        if rule.needle in text:
+            out += [(rule.id, m.group(rule.group)) for m in rule.pattern.finditer(text)]
+    return out
+
+
+def mask(data: bytes) -> bytes:
+    """``data`` with every secret in its ASCII runs overwritten by ``*`` of the same length, so
+    a length-prefixed format (a pickle) stays readable."""
+    text = data.decode("latin-1")
+    spans = _spans(text)
+    if not spans:
+        return data
+    buf = bytearray(data)
+    for start, end in spans:
+        buf[start:end] = b"*" * (end - start)
+    return bytes(buf)
+
+
+def mask_text(text: str) -> str:
+    """``text`` with every secret overwritten by ``*`` of the same length: no words appear
+    where the secret was (the hook's saved request is read again by the gate)."""
+    spans = _spans(text)
+    if not spans:
+        return text
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = "*" * (end - start)
+    return "".join(chars)
+
+
+def has_secret(data: bytes | str) -> bool:
+    """Whether ``data`` holds anything :func:`redact` would replace."""
+    text = data.decode("latin-1") if isinstance(data, bytes) else data
+    return bool(_spans(text))
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
+    found = [m.span(1) for m in _AWS_PAIR.finditer(text)]
+    for rule in RULES:
+        if rule.needle in text:
+            found += [m.span(rule.group) for m in rule.pattern.finditer(text)]
+    return found
+
+
+_enabled: bool | None = None
+
+
+def configure(enabled: bool) -> None:
+    """Turn redaction on or off for this process (the CLI's ``--no-redact``)."""
+    global _enabled
+    _enabled = enabled
+
+
+def enabled() -> bool:
+    """Whether writers redact: on unless ``--no-redact`` or ``EARNEST_NO_REDACT=1``."""
+    if _enabled is not None:
+        return _enabled
+    return os.environ.get("EARNEST_NO_REDACT", "") not in ("1", "true", "yes")
+
+
+def scrub(text: str) -> str:
+    """What a writer writes: ``text`` redacted unless redaction is off."""
+    return redact(text) if enabled() else text
+
+
+def scrub_masked(text: str) -> str:
+    """:func:`mask_text` unless redaction is off."""
+    return mask_text(text) if enabled() else text
+
+
+__all__ = [
+    "RULES",
+    "Rule",
+    "configure",
+    "enabled",
+    "find",
+    "has_secret",
+    "mask",
+    "mask_text",
+    "redact",
+    "scrub",
+    "scrub_masked",
+]

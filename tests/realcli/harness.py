@@ -1,0 +1,293 @@
+"""One real-CLI scenario: a fresh HOME and git project, earnest's hook installed, the CLI run.
+
+:class:`Sandbox` makes ``tmp/home`` and ``tmp/project`` (a git repository holding ``app.py``
+with an off-by-one bug), runs ``earnest hook install CLI`` there as a user would, and puts
+:mod:`hooktap` in front of the command it installed, so every stop the CLI makes is written
+down (:meth:`Sandbox.stops`). The CLI itself runs in its own process group with a hard
+timeout (:func:`run_bounded`): on timeout the whole group is killed and the test fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import SRC, run_earnest
+
+HERE = Path(__file__).resolve().parent
+TAP = HERE / "hooktap.py"
+CLI_TIMEOUT = 180  # seconds for one headless CLI run (they take 2-20 s when healthy)
+# Seconds of CLI runs for the whole tier (it takes 3-5 minutes on a busy 2-core machine): once
+# spent, every later run fails at once, so a hanging CLI cannot hold CI for hours.
+TIER_BUDGET = float(os.environ.get("EARNEST_REALCLI_BUDGET", "1200"))
+_spent = [0.0]
+
+BUGGY = "def total(xs):\n    return sum(xs) + 1\n"
+FIXED = "def total(xs):\n    return sum(xs)\n"
+SETTINGS = {
+    "claude-code": Path(".claude") / "settings.json",
+    "gemini": Path(".gemini") / "settings.json",
+    "codex": Path(".codex") / "hooks.json",
+}
+
+
+@dataclass(frozen=True)
+class Stop:
+    """One call of the hook, as the tap saw it."""
+
+    event: str
+    decision: str  # "block" or "allow"
+    reason: str
+    note: str  # the systemMessage shown to the user, if any
+    payload: dict[str, Any]
+    stderr: str
+    ms: float
+    rc_error: bool = False  # the hook exited non-zero (it must always exit 0)
+
+    @property
+    def exhausted(self) -> bool:
+        return self.decision == "allow" and "effect_gate_exhausted" in self.note
+
+
+@dataclass(frozen=True)
+class CliRun:
+    args: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def events(self) -> list[dict[str, Any]]:
+        out = []
+        for line in self.stdout.splitlines():
+            line = line.strip()
+            if line.startswith("{"):
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    continue
+        return out
+
+
+def run_bounded(
+    args: list[str], *, cwd: Path, env: dict[str, str], timeout: float = CLI_TIMEOUT
+) -> CliRun:
+    """Run ``args`` headless (no stdin) in a new process group; kill the group on timeout.
+
+    The timeout is also cut to what is left of the tier's budget (:data:`TIER_BUDGET`).
+    """
+    left = TIER_BUDGET - _spent[0]
+    if left <= 0:
+        pytest.fail(f"the real-CLI tier's time budget ({TIER_BUDGET:.0f} s of CLI runs) is spent")
+    timeout = min(timeout, left)
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        args,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        raise AssertionError(
+            f"{shlex.join(args[:3])} ... did not finish in {timeout} s; stderr: {err[-2000:]}"
+        ) from None
+    finally:
+        # Whatever the CLI left behind in its group (MCP servers, shells) goes with it.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        _spent[0] += time.monotonic() - started
+    return CliRun(args, proc.returncode, out, err)
+
+
+class Sandbox:
+    """A fresh HOME and git project for one CLI; the hook installed through the tap."""
+
+    def __init__(self, tmp_path: Path, cli: str) -> None:
+        self.cli = cli
+        self.root = tmp_path
+        self.home = tmp_path / "home"
+        self.project = tmp_path / "project"
+        self.state = tmp_path / "state"
+        self.taplog = tmp_path / "hook-calls.jsonl"
+        self.home.mkdir()
+        self.project.mkdir()
+        (self.project / "app.py").write_text(BUGGY, encoding="utf-8")
+        for cmd in (
+            ["git", "init", "-q"],
+            ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", "add", "."],
+            [
+                "git",
+                "-c",
+                "user.email=t@example.invalid",
+                "-c",
+                "user.name=t",
+                "commit",
+                "-qm",
+                "start",
+            ],
+        ):
+            subprocess.run(cmd, cwd=self.project, check=True, capture_output=True)
+        self.installed_command = ""
+
+    # ------------------------------------------------------------------ environment
+    @property
+    def env(self) -> dict[str, str]:
+        """A clean environment: no real keys or config of the person running the tests.
+
+        PATH has no folder with an ``earnest`` in it: the agent CLI starts without the virtual
+        environment, as it does for a user who installed the hook from an activated venv, so
+        the installed command must name its interpreter (defect 10).
+        """
+        keep = ("LANG", "LC_ALL", "TMPDIR", "TERM")
+        env = {k: os.environ[k] for k in keep if k in os.environ}
+        env["PATH"] = os.pathsep.join(
+            d
+            for d in os.environ.get("PATH", "").split(os.pathsep)
+            if d and not (Path(d) / "earnest").exists()
+        )
+        env.update(
+            HOME=str(self.home),
+            XDG_CONFIG_HOME=str(self.home / ".config"),
+            XDG_STATE_HOME=str(self.home / ".local" / "state"),
+            XDG_CACHE_HOME=str(self.home / ".cache"),
+            EARNEST_STATE_DIR=str(self.state),
+            PYTHONPATH=str(SRC),
+            NO_COLOR="1",
+            CI="1",
+        )
+        return env
+
+    def write(self, relative: str, text: str) -> Path:
+        path = self.project / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    def app(self) -> str:
+        return (self.project / "app.py").read_text(encoding="utf-8")
+
+    # ------------------------------------------------------------------ the hook
+    def install_hook(self, *extra: str, env: dict[str, str] | None = None, tap: bool = True) -> str:
+        """``earnest hook install CLI`` in the project, then the tap in front of its command.
+
+        The install runs as from an activated virtual environment (its ``bin`` on PATH).
+        """
+        venv_path = os.pathsep.join([str(Path(sys.executable).parent), self.env["PATH"]])
+        done = run_earnest(
+            "hook",
+            "install",
+            self.cli,
+            "--dir",
+            str(self.project),
+            "--format",
+            "json",
+            *extra,
+            cwd=self.project,
+            env={**self.env, "PATH": venv_path, **(env or {})},
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        change = json.loads(done.stdout)
+        self.installed_command = change["command"]
+        program = shlex.split(self.installed_command)[0]
+        assert Path(program).is_absolute(), f"bare command installed: {self.installed_command}"
+        if tap:
+            self.tap(Path(change["settings"]))
+        return done.stdout
+
+    def tap(self, settings: Path) -> None:
+        data = json.loads(settings.read_text(encoding="utf-8"))
+        count = 0
+        for groups in data.get("hooks", {}).values():
+            for group in groups if isinstance(groups, list) else []:
+                for handler in group.get("hooks", []):
+                    if handler.get("command") == self.installed_command:
+                        handler["command"] = shlex.join(
+                            [sys.executable, str(TAP), str(self.taplog), "--", handler["command"]]
+                        )
+                        count += 1
+        assert count, f"earnest's command {self.installed_command!r} not found in {settings}"
+        settings.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+    def stops(self, event: str | None = None) -> list[Stop]:
+        if not self.taplog.exists():
+            return []
+        out = []
+        for line in self.taplog.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            payload = record["input"] if isinstance(record["input"], dict) else {}
+            text = record["stdout"].strip()
+            answer: dict[str, Any] = json.loads(text) if text.startswith("{") else {}
+            blocked = answer.get("decision") in {"block", "deny"}
+            stop = Stop(
+                event=str(payload.get("hook_event_name", "")),
+                decision="block" if blocked else "allow",
+                reason=str(answer.get("reason", "")),
+                note=str(answer.get("systemMessage", "")),
+                payload=payload,
+                stderr=record["stderr"],
+                ms=record["ms"],
+                rc_error=record["rc"] != 0,
+            )
+            if event is None or stop.event == event:
+                out.append(stop)
+        return out
+
+    def decisions(self, event: str | None = None) -> list[str]:
+        """``block`` / ``allow`` / ``exhausted`` for each stop, in order.
+
+        A stop the hook allowed because it failed (its one line on stderr ends "stop allowed")
+        is an error here, not an "allow": the hook must have judged every stop.
+        """
+        stops = self.stops(event)
+        failed = [s.stderr for s in stops if "stop allowed" in s.stderr or s.rc_error]
+        assert not failed, f"the hook did not judge: {failed}"
+        return ["exhausted" if s.exhausted else s.decision for s in stops]
+
+    # ------------------------------------------------------------------ earnest on the transcript
+    def score(self, transcript: Path) -> dict[str, Any]:
+        done = run_earnest("trajectory", "score", str(transcript), "--format", "json")
+        assert done.returncode == 0, done.stdout + done.stderr
+        trajectories: list[dict[str, Any]] = json.loads(done.stdout)["trajectories"]
+        assert trajectories, done.stderr
+        return trajectories[-1]
+
+    def replay(self, transcript: Path) -> dict[str, Any]:
+        done = run_earnest("trajectory", "replay-gate", str(transcript), "--format", "json")
+        assert done.returncode == 0, done.stdout + done.stderr
+        summary: dict[str, Any] = json.loads(done.stdout)["summary"]
+        return summary
+
+
+_INSTALLED: dict[str, tuple[Path | None, str]] = {}
+
+
+def need(cli: str) -> Path:
+    """The pinned CLI's binary, installed on first use; skip (or fail, when required) if not."""
+    from clis import PINS, REQUIRE_ENV, install, required
+
+    if cli not in _INSTALLED:
+        _INSTALLED[cli] = install(PINS[cli])
+    exe, why = _INSTALLED[cli]
+    if exe is None:
+        if required(cli):
+            pytest.fail(f"{cli} required ({REQUIRE_ENV}) but {why}")
+        pytest.skip(why)
+    return exe

@@ -1,0 +1,144 @@
+"""``earnest run`` with the ``exec:`` providers driving the real CLIs, offline.
+
+The pressure suite of the live tests (``tests/live/live_suite.py``) is run once per CLI through
+``exec:claude:M``, ``exec:codex:M`` and ``exec:gemini:M``: each sample is a fresh headless child
+of the real CLI (from npm, pinned in clis.py) in a temporary folder, talking to a fake model on
+127.0.0.1 that answers the rule arm compliantly and the ablated arm not. Every sample must be
+judged (none void), with the verdicts the scripted replies call for.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakes import FakeModel, ModelRequest, Turn
+from harness import Sandbox, need
+
+from conftest import run_earnest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "live"))
+from live_suite import load_fixtures, reply_for, write_suite
+
+pytestmark = pytest.mark.realcli
+
+API = {"claude-code": "anthropic", "codex": "responses", "gemini": "gemini"}
+SPEC = {
+    "claude-code": "exec:claude:claude-sonnet-4-5",
+    "codex": "exec:codex:gpt-fake",
+    "gemini": "exec:gemini:gemini-2.5-pro",
+}
+
+
+def _texts(value: Any) -> list[str]:
+    """Every string under a "text"/"content" key of a request body, in order."""
+    out: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in {"text", "content"} and isinstance(item, str):
+                out.append(item)
+            else:
+                out.extend(_texts(item))
+    elif isinstance(value, list):
+        for item in value:
+            out.extend(_texts(item))
+    return out
+
+
+def _script(fixtures: list[dict[str, Any]]) -> Any:
+    def script(request: ModelRequest) -> Turn:
+        text = "\n".join(_texts(request.body))
+        how = "pass" if "Working Rules" in text else "fail-choice"
+        # The prompt is the last text that names a fixture's ticket.
+        prompt = next(
+            (t for t in reversed(_texts(request.body)) if "Ticket OPS-" in t),
+            text,
+        )
+        return Turn(text=reply_for(prompt, "", fixtures, how))
+
+    return script
+
+
+def _env(sb: Sandbox, cli: str, exe: Path, model: FakeModel) -> dict[str, str]:
+    env = {**sb.env, "PATH": f"{exe.parent}:{sb.env['PATH']}"}
+    if cli == "claude-code":
+        env.update(
+            ANTHROPIC_BASE_URL=model.url,
+            ANTHROPIC_API_KEY="sk-ant-fake-key",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            DISABLE_TELEMETRY="1",
+            DISABLE_AUTOUPDATER="1",
+        )
+    elif cli == "codex":
+        home = sb.home / ".codex"
+        home.mkdir(exist_ok=True)
+        (home / "config.toml").write_text(
+            f"""model_provider = "fake"
+approval_policy = "never"
+
+[model_providers.fake]
+name = "fake"
+base_url = "{model.url}/v1"
+wire_api = "responses"
+env_key = "FAKE_MODEL_KEY"
+""",
+            encoding="utf-8",
+        )
+        env.update(CODEX_HOME=str(home), FAKE_MODEL_KEY="sk-fake-key")
+    else:
+        settings = sb.home / ".gemini" / "settings.json"
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text(
+            json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}),
+            encoding="utf-8",
+        )
+        env.update(GOOGLE_GEMINI_BASE_URL=model.url, GEMINI_API_KEY="fake-gemini-key")
+    return env
+
+
+@pytest.mark.parametrize(
+    "cli",
+    [
+        "claude-code",
+        "codex",
+        # Each child runs in a temporary folder, trusted by earnest (defect 7: exit 55 before).
+        "gemini",
+    ],
+)
+def test_exec_provider_runs_the_real_cli_and_every_sample_is_judged(
+    tmp_path: Path, cli: str
+) -> None:
+    exe = need(cli)
+    sb = Sandbox(tmp_path, cli)
+    suite = write_suite(tmp_path / "suite", 2)
+    db = tmp_path / "runs.db"
+    with FakeModel(API[cli], _script(load_fixtures(suite))) as model:
+        done = run_earnest(
+            "run",
+            "--suite",
+            str(suite),
+            "--profile",
+            f"agent={SPEC[cli]}",
+            "--store",
+            str(db),
+            "--samples",
+            "1",
+            "--concurrency",
+            "1",
+            "--timeout",
+            "90",
+            "--yes",
+            env=_env(sb, cli, exe, model),
+            timeout=420,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert model.agent_requests, "the CLI never reached the fake model"
+    run_id = done.stdout.strip().splitlines()[-1]
+    shown = run_earnest("runs", "show", run_id, "--store", str(db), "--format", "json")
+    data = json.loads(shown.stdout)
+    assert data["samples"]["void"] == 0, (data, done.stderr[-3000:])
+    assert data["samples"]["judged"] == data["samples"]["total"] == 4
+    assert data["verdicts"]["pass"] == 2
