@@ -114,6 +114,15 @@ CASES: list[tuple[str, Any, str, str]] = [
     ("scenario", SCENARIO + " Remember the ROOT CAUSE rule.", "citation-leak", "scenario"),
     ("choices.1.text", "Per rule #1, move the cleanup.", "citation-leak", "choices[1].text"),
     ("scenario", SCENARIO + " This is a quiz about your habits.", "quiz-words", "scenario"),
+    ("title", "short", "thin-title", "title"),
+    ("scenario", "Skip the tests?", "thin-scenario", "scenario"),
+    ("choices.1.text", "no", "thin-choice", "choices[1].text"),
+    (
+        "scenario",
+        SCENARIO + " You are being evaluated.",
+        "test-awareness-leak",
+        "prompt.user line 1",
+    ),
     (
         "scenario",
         SCENARIO.replace("What do you do?", "What should you do?"),
@@ -209,7 +218,12 @@ def test_every_defect_of_every_file_in_one_run(tmp_path: Path) -> None:
             "rationalization-without-counter",
         ]
     )
-    assert sorted(by_file["B-1.json"]) == ["quiz-words", "unknown-agent", "unknown-rule"]
+    assert sorted(by_file["B-1.json"]) == [
+        "quiz-words",
+        "thin-scenario",
+        "unknown-agent",
+        "unknown-rule",
+    ]
     assert by_file["C-1.json"] == ["invalid-json"]
     assert "D-1.json" not in by_file
     assert has_errors(found)
@@ -238,7 +252,9 @@ def test_every_defect_of_every_file_in_one_run(tmp_path: Path) -> None:
 )
 def test_quiz_words_true_positives(tmp_path: Path, sentence: str) -> None:
     fx = good_fixture(scenario=f"{sentence} {SCENARIO}")
-    assert codes(lint(write_suite(tmp_path, {"FIX-1": fx}))) == ["quiz-words"]
+    found = codes(lint(write_suite(tmp_path, {"FIX-1": fx})))
+    # Sentences that say "you are tested" leak into the rendered prompt too (an error).
+    assert found[0] == "quiz-words" and set(found) <= {"quiz-words", "test-awareness-leak"}
 
 
 @pytest.mark.parametrize(
@@ -429,11 +445,17 @@ def test_one_run_reports_every_code(tmp_path: Path) -> None:
     root = write_suite(tmp_path, fixtures, agents=agents, doctrine=DOCTRINE + "### 1. Again\n")
     found = lint(root)
     # the two configuration codes need a suite without agents or fixtures: tested below; the
-    # agentic codes need a workspace folder: tests/act/test_act_offline.py triggers each
+    # agentic codes need a workspace folder: tests/act/test_act_offline.py triggers each; the
+    # walk codes (a folder that cannot be listed, a FIFO): tests/pressure/test_pressure_honest_suites.py
     from earnest.pressure.lint_agentic import CODES as AGENTIC
 
     missing = set(CODES) - set(AGENTIC) - {d.code for d in found}
-    assert missing == {"no-agent-docs", "missing-fixtures-folder"}
+    assert missing == {
+        "no-agent-docs",
+        "missing-fixtures-folder",
+        "unreadable-fixtures-folder",
+        "not-a-regular-file",
+    }
     assert {d.code for d in found} <= set(CODES)
 
 

@@ -95,6 +95,13 @@ def test_lint_reports_what_is_really_wrong(nubos: Suite) -> None:
             ("PRS-R12-LEARNINGS-FILLER.json", "agent", "unknown-agent"),
             # "Emit a single JSON object as your final response" vs "CHOICE: <letter>"
             ("np-critic-style.md", "line 56", "output-contract-conflict"),
+            # the executor's Rule 8 says "Pressure-tested by `PRS-R08-EXECUTOR-WORKAROUND`", the
+            # verifier's Rule 1 "Pressure-tested by `PRS-R01-VERIFIER-PARTIAL`": both agents
+            # are told they are tested (the phrase and the fixture id, one finding each)
+            ("np-executor.md", "line 34", "test-awareness-leak"),
+            ("np-executor.md", "line 34", "test-awareness-leak"),
+            ("np-verifier.md", "line 25", "test-awareness-leak"),
+            ("np-verifier.md", "line 25", "test-awareness-leak"),
             # every correct answer is C, and is usually the longest option
             ("pressure", "correct_choice", "answer-position-bias"),
             ("pressure", "choices", "answer-length-bias"),

@@ -75,19 +75,23 @@ def check_command(
                 if result.score is not None
                 else None
             ),
+            "replies_error": result.replies_error,
             "gating_failures": len(result.gating_failures),
         }
         text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     elif format is CheckFormat.junit:
         text = check_junit(result, loaded)
     else:
-        buffer = io.StringIO()
-        console = plain_console(buffer) if output is not None else screen_console(buffer)
-        console.print(_lint_and_coverage_text(result, errors, warnings), markup=False, end="")
+        # The lint and coverage lines are plain text written as they are: passed through rich,
+        # 100k findings took minutes to lay out. Only the bounded score table uses rich.
+        head = _lint_and_coverage_text(result, errors, warnings)
+        table = ""
         if result.score is not None:
+            buffer = io.StringIO()
+            console = plain_console(buffer) if output is not None else screen_console(buffer)
             render_score_table(result.score, console)
-        console.print(_summary_text(result), markup=False, end="")
-        text = buffer.getvalue()
+            table = buffer.getvalue()
+        text = head + table + _summary_text(result)
 
     emit(text, output)
     raise typer.Exit(0 if result.ok else 1)
@@ -108,7 +112,9 @@ def _lint_and_coverage_text(result: CheckResult, errors: int, warnings: int) -> 
         print("\n== coverage")
         _print_coverage(result.coverage)
         print("\n== recorded replies")
-        if result.score is None:
+        if result.replies_error is not None:
+            print(f"not scored: {result.replies_error}")
+        elif result.score is None:
             print("no recorded replies configured ([suite] replies)")
     return buf.getvalue()
 

@@ -1,4 +1,4 @@
-"""Suite commands: ``lint``, ``coverage``, ``prompt``, ``init``, ``schema``.
+"""Suite commands: ``lint``, ``coverage``, ``list``, ``prompt``, ``init``, ``schema``.
 
 Thin wrappers over :mod:`earnest.pressure`; heavy imports happen inside the commands.
 Exit codes: 0 clean, 1 the check found failures, 2 bad usage or bad input.
@@ -128,6 +128,8 @@ def _print_coverage(report: CoverageReport) -> None:
         print("  ".join([*cells, row[-1]]).rstrip())
     for f in report.failures:
         print(f"FAIL {f.render()}")
+    _print_agent_coverage(report)
+    _print_pressures(report)
     covered = sum(1 for r in report.rows if r.status == "covered")
     debt = sum(1 for r in report.rows if r.status == "debt")
     head = "ok" if report.ok else f"{len(report.failures)} failure(s)"
@@ -135,6 +137,79 @@ def _print_coverage(report: CoverageReport) -> None:
         f"coverage: {head}; {report.fixtures} fixture(s) (min {report.min_fixtures}), "
         f"{covered} rule(s) covered, {debt} in debt"
     )
+
+
+def _columns(rows: list[tuple[str, ...]]) -> None:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    for row in rows:
+        cells = [cell.ljust(w) for cell, w in zip(row, widths, strict=False)]
+        print("  ".join([*cells, row[-1]]).rstrip())
+
+
+def _print_agent_coverage(report: CoverageReport) -> None:
+    if not report.by_agent:
+        return
+    print("\nby agent:")
+    rows: list[tuple[str, ...]] = [
+        ("agent", "status", "fixtures", "claimed rules no fixture tests")
+    ]
+    for a in report.by_agent:
+        rows.append((a.agent, a.status, str(len(a.fixtures)), ", ".join(a.untested_claims) or "-"))
+    _columns(rows)
+
+
+def _print_pressures(report: CoverageReport) -> None:
+    h = report.pressures
+    if h is None:
+        return
+    print(f"\npressures (fixtures stacking each, of {h.fixtures}):")
+    _columns([("pressure", "fixtures"), *((p, str(n)) for p, n in h.counts.items())])
+    never = ", ".join(f"{a}+{b}" for a, b in h.never_seen)
+    print(f"pairs never stacked ({len(h.never_seen)} of {len(h.pair_counts)}): {never or 'none'}")
+
+
+# --- list ---------------------------------------------------------------------------------
+
+
+@app.command("list")
+def list_command(
+    suite: Path = _suite_option(),
+    rule: str | None = typer.Option(None, "--rule", help="Only fixtures that target this rule."),
+    agent: str | None = typer.Option(
+        None, "--agent", help="Only fixtures of this agent (front-matter name or file stem)."
+    ),
+    pressure: list[str] = typer.Option(
+        [], "--pressure", help="Only fixtures that stack this pressure (repeat: all of them)."
+    ),
+    format: TableOrJson = _format_option(TableOrJson.table),
+) -> None:
+    """List the suite's fixtures: id, agent, rule, pressures and where the correct option is.
+
+    Filters combine. Only fixtures that load are listed; the others are counted (run
+    `earnest lint` for why). Exit 0, or 2 on bad input (an unknown --pressure).
+    """
+    from earnest.pressure.listing import list_fixtures, listing_table
+    from earnest.pressure.suite import load_suite
+
+    loaded = load_suite(suite)
+    rows = list_fixtures(loaded, rule=rule, agent=agent, pressures=pressure)
+    unloaded = sum(1 for f in loaded.fixture_files if f.fixture is None)
+    if format is TableOrJson.json:
+        _emit_json(
+            {
+                "suite": str(loaded.config.root),
+                "filters": {"rule": rule, "agent": agent, "pressures": list(pressure)},
+                "count": len(rows),
+                "unloaded": unloaded,
+                "fixtures": [r.to_json() for r in rows],
+            }
+        )
+        return
+    if rows:
+        for line in listing_table(rows):
+            print(line)
+    extra = f"; {unloaded} file(s) do not load (run `earnest lint`)" if unloaded else ""
+    print(f"list: {len(rows)} of {len(loaded.fixtures)} fixture(s){extra}")
 
 
 # --- prompt -------------------------------------------------------------------------------

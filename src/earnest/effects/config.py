@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from earnest.configkeys import check_keys
 from earnest.effects.gate import EffectGateConfig
 from earnest.effects.registry import DEFAULT_REGISTRY, TOOL_KINDS, ToolRegistry
 from earnest.errors import InputError
@@ -39,15 +40,10 @@ _KEYS = frozenset({"enabled", "max_downgrades", "verify_artifacts", "strict_clai
 
 
 def _read(path: Path) -> dict[str, Any]:
-    import tomllib  # here, not at the top: the stop hook often has no config file to read
+    # Imported here, not at the top: the stop hook often has no config file to read.
+    from earnest.tomlfile import read_toml
 
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(path, None, f"invalid TOML: {exc}") from None
-    except OSError as exc:
-        raise InputError(path, None, f"cannot read: {exc.strerror}") from None
+    return read_toml(path)
 
 
 def find_effects_table(source: str | Path) -> tuple[Path | None, dict[str, Any], str]:
@@ -105,13 +101,7 @@ def load_effect_gate_config(
     config = base if base is not None else EffectGateConfig()
     if not table:
         return config
-    for key in table:
-        if key not in _KEYS:
-            raise InputError(
-                file,
-                f"{prefix}effects.{key}",
-                f"unknown key; expected one of {', '.join(sorted(_KEYS))}",
-            )
+    check_keys(table, _KEYS, file, f"{prefix}effects")
 
     def flag(key: str, default: bool) -> bool:
         value = table.get(key, default)

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from earnest.configkeys import unknown_key_message
 from earnest.effects import EffectGateConfig, load_effect_gate_config
 from earnest.errors import InputError
 
@@ -88,7 +89,7 @@ def load_hook_config(cwd: str | Path) -> HookConfig:
         kind = _HOOK_KEYS.get(key)
         place = f"hooks.{key}"
         if kind is None:
-            raise InputError(path, place, f"unknown key; expected one of {', '.join(_HOOK_KEYS)}")
+            raise InputError(path, place, unknown_key_message(key, _HOOK_KEYS))
         # bool is an int in Python: check it first so `max_downgrades = true` is refused.
         if kind is int and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
             raise InputError(path, place, "must be a whole number >= 0")
@@ -100,15 +101,10 @@ def load_hook_config(cwd: str | Path) -> HookConfig:
 
 
 def _hooks_table(path: Path) -> dict[str, Any]:
-    import tomllib  # here, not at the top: most projects have no config file to read
+    # Imported here, not at the top: most projects have no config file to read.
+    from earnest.tomlfile import read_toml
 
-    try:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(path, None, f"invalid TOML: {exc}") from None
-    except OSError as exc:
-        raise InputError(path, None, f"cannot read: {exc.strerror}") from None
+    data = read_toml(path)
     table = data.get("hooks", {})
     if not isinstance(table, dict):
         raise InputError(path, "hooks", "must be a table")

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from earnest.configkeys import check_keys
 from earnest.errors import InputError
 from earnest.live.cost import Price
 from earnest.live.profiles import Profile, parse_price, profile_from_table
@@ -131,11 +132,7 @@ def live_config_from_table(
     place = f"{prefix}live"
     if not isinstance(table, Mapping):
         raise InputError(file, place, "must be a table")
-    unknown = sorted(set(table) - _KEYS)
-    if unknown:
-        raise InputError(
-            file, f"{place}.{unknown[0]}", f"unknown key (known: {', '.join(sorted(_KEYS))})"
-        )
+    check_keys(table, _KEYS, file, place)
 
     def whole(key: str, default: int, minimum: int) -> int:
         v = table.get(key, default)

@@ -21,6 +21,7 @@ from typing import Any
 from earnest.errors import InputError
 from earnest.pressure.citations import rule_mentions
 from earnest.pressure.models import AgentDoc
+from earnest.textfile import BOM, read_text
 
 # The title is cut from the closing hashes in Python: a lazy ``(.*?)\s*#*\s*$`` retried the
 # tail at every character of a heading line (quadratic on "# # # # ...").
@@ -30,6 +31,8 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 
 def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str, int]:
     """Return (front matter, body, number of lines the front matter took)."""
+    if text.startswith(BOM):  # left in, it hides the opening "---": front matter in the prompt
+        text = text[1:]
     if not text.startswith("---"):
         return {}, text, 0
     lines = text.split("\n")
@@ -114,10 +117,7 @@ def _sort_key(rule_id: str) -> tuple[int, str]:
 def load_agent_doc(
     path: Path, claims_heading: str, known_rules: frozenset[str] | None = None
 ) -> AgentDoc:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(path, None, f"cannot read agent doc: {exc}") from None
+    text = read_text(path, "agent doc")
     return parse_agent_doc(text, path=path, claims_heading=claims_heading, known_rules=known_rules)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from earnest.errors import InputError
 from earnest.pressure.coverage import CoverageReport, coverage_report
 from earnest.pressure.lint import has_errors, lint_suite
 from earnest.pressure.models import Diagnostic, Suite
@@ -27,6 +28,9 @@ class CheckResult:
     coverage: CoverageReport
     reply_files: tuple[Path, ...]
     score: ScoreResult | None
+    replies_error: str | None = None
+    """Why the replies were not scored: a replies file that does not fit a suite with lint
+    errors (e.g. a reply to a fixture that does not load). The lint errors are the cause."""
 
     @property
     def lint_ok(self) -> bool:
@@ -43,7 +47,7 @@ class CheckResult:
 
     @property
     def replies_ok(self) -> bool:
-        return not self.gating_failures
+        return not self.gating_failures and self.replies_error is None
 
     @property
     def ok(self) -> bool:
@@ -57,6 +61,8 @@ class CheckResult:
             out.append(f"lint: {errors} error(s)")
         if not self.coverage.ok:
             out.append(f"coverage: {len(self.coverage.failures)} failure(s)")
+        if self.replies_error is not None:
+            out.append("replies: not scored (fix the lint errors first)")
         if self.gating_failures:
             out.append(f"replies: {len(self.gating_failures)} recorded reply(ies) did not pass")
         return out
@@ -68,7 +74,8 @@ def reply_files(suite: Suite) -> tuple[Path, ...]:
     found: dict[Path, None] = {}
     for pattern in suite.config.replies:
         for p in sorted(root.glob(pattern)):
-            if p.is_file():
+            # FIFOs and devices are kept, so that the reader refuses them by name (unread).
+            if not p.is_dir() and p.exists():
                 found.setdefault(p, None)
     return tuple(found)
 
@@ -77,8 +84,18 @@ def run_check(suite: Suite) -> CheckResult:
     diagnostics = tuple(lint_suite(suite))
     coverage = coverage_report(suite)
     files = reply_files(suite)
-    score = score_replies(suite, files) if files else None
-    return CheckResult(diagnostics, coverage, files, score)
+    score: ScoreResult | None = None
+    replies_error: str | None = None
+    try:
+        score = score_replies(suite, files) if files else None
+    except InputError as exc:
+        # A suite with lint errors often cannot score its replies (their fixture does not
+        # load): report the lint errors, the cause, and exit 1, not exit 2 on the symptom.
+        # A bad replies file beside a clean suite is still bad input.
+        if not has_errors(list(diagnostics)):
+            raise
+        replies_error = exc.render()
+    return CheckResult(diagnostics, coverage, files, score, replies_error)
 
 
 __all__ = ["CheckResult", "reply_files", "run_check"]

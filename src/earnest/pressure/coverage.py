@@ -9,6 +9,10 @@
   grew (a claimed rule has no fixture and is not in the debt) or the debt is stale (a rule in
   the debt is covered now, is no longer claimed, or is not in the doctrine).
 
+The report also carries two views that never fail it (:mod:`earnest.pressure.coverage_views`):
+coverage by agent (an agent with no fixture is never measured) and the pressure histogram
+(fixtures per pressure and per pair of pressures, and the pairs no fixture stacks).
+
 A fixture *covers* its rule only when it loaded, its agent doc exists and that agent claims the
 rule: a fixture that measures nothing covers nothing.
 
@@ -24,6 +28,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from earnest.pressure.citations import normalize_rule_id
+from earnest.pressure.coverage_views import (
+    AgentCoverage,
+    PressureHistogram,
+    agent_coverage,
+    pressure_histogram,
+)
 from earnest.pressure.models import Suite
 from earnest.pressure.suite import find_agent
 
@@ -78,6 +88,8 @@ class CoverageReport:
     fixtures: int
     min_fixtures: int
     unloaded: int = 0
+    by_agent: tuple[AgentCoverage, ...] = ()
+    pressures: PressureHistogram | None = None
 
     @property
     def ok(self) -> bool:
@@ -93,6 +105,12 @@ class CoverageReport:
             "unloaded": self.unloaded,
             "rules": [r.to_json() for r in self.rows],
             "failures": [f.to_json() for f in self.failures],
+            "agents": [a.to_json() for a in self.by_agent],
+            "pressures": (
+                self.pressures.to_json()
+                if self.pressures is not None
+                else pressure_histogram(()).to_json()
+            ),
         }
 
 
@@ -218,6 +236,8 @@ def coverage_report(suite: Suite) -> CoverageReport:
         fixtures=len(fixtures),
         min_fixtures=config.min_fixtures,
         unloaded=unloaded,
+        by_agent=agent_coverage(suite),
+        pressures=pressure_histogram(fx.pressures for fx in fixtures),
     )
 
 

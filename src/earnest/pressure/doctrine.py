@@ -17,6 +17,7 @@ from pathlib import Path
 from earnest.errors import InputError
 from earnest.pressure.citations import normalize_rule_id
 from earnest.pressure.models import Rule
+from earnest.textfile import read_text
 
 _RULE_HEADING = re.compile(r"^###\s+([A-Za-z0-9][\w.-]*?)\.\s+(\S.*?)\s*#*\s*$")
 _ANY_HEADING = re.compile(r"^(#{1,6})\s")
@@ -31,7 +32,7 @@ def parse_doctrine(
 ) -> dict[str, Rule]:
     """Parse rules from doctrine markdown; later duplicates of an id are ignored."""
     extra_aliases = extra_aliases or {}
-    lines = text.splitlines()
+    lines = text.removeprefix("\ufeff").splitlines()
     rules: dict[str, Rule] = {}
     current: tuple[str, str, int] | None = None
     body: list[str] = []
@@ -86,7 +87,7 @@ def duplicate_rule_headings(text: str) -> list[tuple[str, int, int]]:
     first: dict[str, int] = {}
     dups: list[tuple[str, int, int]] = []
     in_fence = False
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         if _FENCE.match(line):
             in_fence = not in_fence
             continue
@@ -101,12 +102,8 @@ def duplicate_rule_headings(text: str) -> list[tuple[str, int, int]]:
 
 
 def read_doctrine(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(path, None, "doctrine file does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(path, None, f"cannot read doctrine: {exc}") from None
+    """The doctrine's text (a byte-order mark dropped: it would hide rule 1's heading)."""
+    return read_text(path, "doctrine file")
 
 
 def load_doctrine(

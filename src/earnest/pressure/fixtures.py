@@ -13,13 +13,17 @@ Example:
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
+from earnest.errors import InputError
+from earnest.nesting import deepest, long_integer
 from earnest.pressure.citations import normalize_rule_id
 from earnest.pressure.evidence import Evidence, parse_evidence
 from earnest.pressure.models import Choice, Diagnostic, Fixture, FixtureFile, Rationalization
 from earnest.safejson import loads as safe_loads
+from earnest.textfile import BOM, not_regular, read_text
 
 REQUIRED_FIELDS: tuple[str, ...] = (
     "schema_version",
@@ -40,38 +44,35 @@ MODES: tuple[str, ...] = ("say", "act")
 
 def parse_fixture_text(text: str, path: Path) -> FixtureFile:
     name = str(path)
+
+    def invalid(place: str, message: str) -> FixtureFile:
+        return FixtureFile(
+            path, None, None, (Diagnostic(name, place, f"invalid JSON: {message}", "invalid-json"),)
+        )
+
+    if text.startswith(BOM):  # an editor's byte-order mark is not part of the JSON
+        text = text[1:]
     try:
         raw = safe_loads(text)
     except json.JSONDecodeError as exc:
-        return FixtureFile(
-            path,
-            None,
-            None,
-            (
-                Diagnostic(
-                    name,
-                    f"line {exc.lineno} column {exc.colno}",
-                    f"invalid JSON: {exc.msg}",
-                    "invalid-json",
-                ),
-            ),
-        )
-    except ValueError as exc:  # nested too deeply, an integer of more than 4,300 digits
-        return FixtureFile(
-            path,
-            None,
-            None,
-            (Diagnostic(name, "", f"invalid JSON: {str(exc).split(':')[0]}", "invalid-json"),),
-        )
+        return invalid(f"line {exc.lineno} column {exc.colno}", exc.msg)
+    except ValueError as exc:  # earnest.safejson: nested too deeply, or a 4,300-digit integer
+        if "nested" in str(exc):
+            depth, line, column = deepest(text)
+            return invalid(f"line {line} column {column}", f"nested too deeply ({depth} levels)")
+        where = long_integer(text)
+        place = f"line {where[0]} column {where[1]}" if where else ""
+        return invalid(place, "an integer of more than 4,300 digits")
     return build_fixture(raw, path)
 
 
 def load_fixture_file(path: Path) -> FixtureFile:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_text(path, "fixture file")
+    except InputError as exc:
+        code = "not-a-regular-file" if "not a regular file" in exc.message else "unreadable"
         return FixtureFile(
-            path, None, None, (Diagnostic(str(path), "", f"cannot read: {exc}", "unreadable"),)
+            path, None, None, (Diagnostic(str(path), exc.place or "", exc.message, code),)
         )
     return parse_fixture_text(text, path)
 
@@ -112,7 +113,8 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
     correct = text_field("correct_choice")
 
     version = raw.get("schema_version")
-    if "schema_version" in raw and version != 1:
+    # `true == 1` and `1.0 == 1` in Python: only the JSON integer 1 is version 1.
+    if "schema_version" in raw and (type(version) is not int or version != 1):
         bad(
             "schema_version",
             f"unsupported schema version {version!r} (expected 1)",
@@ -266,9 +268,63 @@ def build_fixture(raw: Any, path: Path) -> FixtureFile:
 
 def fixture_paths(folder: Path) -> list[Path]:
     """The suite's fixture files (``*.json``), sorted for a stable order."""
+    return scan_fixture_folder(folder)[0]
+
+
+def scan_fixture_folder(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
+    """The ``*.json`` entries under ``folder`` and the defects of the walk itself.
+
+    A folder that cannot be listed is an ``unreadable-fixtures-folder`` error, not an empty
+    suite; a ``*.json`` that is a FIFO, device, socket or broken link is a
+    ``not-a-regular-file`` error, and is never opened. Links to folders are followed once.
+    """
     if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.rglob("*.json") if p.is_file())
+        return [], []
+    found: list[Path] = []
+    diags: list[Diagnostic] = []
+    seen: set[tuple[int, int]] = set()
+
+    def walk_error(exc: OSError) -> None:
+        where = exc.filename if exc.filename is not None else folder
+        diags.append(
+            Diagnostic(
+                str(where),
+                "",
+                f"cannot list the fixtures folder: {exc.strerror or exc}; its fixtures are not "
+                "read",
+                "unreadable-fixtures-folder",
+            )
+        )
+
+    for dirpath, dirnames, filenames in os.walk(folder, onerror=walk_error, followlinks=True):
+        try:
+            st = os.stat(dirpath)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) in seen:  # a link back up the tree: walked already
+            dirnames[:] = []
+            continue
+        seen.add((st.st_dev, st.st_ino))
+        dirnames.sort()
+        for name in filenames:
+            if not name.endswith(".json"):
+                continue
+            path = Path(dirpath) / name
+            kind = not_regular(path)
+            if kind is None and not path.exists():
+                kind = "a link to nothing"
+            if kind is None:
+                found.append(path)
+            else:
+                diags.append(
+                    Diagnostic(
+                        str(path),
+                        "",
+                        f"fixture file is {kind}, not a regular file: not read",
+                        "not-a-regular-file",
+                    )
+                )
+    return sorted(found), diags
 
 
 __all__ = [
@@ -280,4 +336,5 @@ __all__ = [
     "fixture_paths",
     "load_fixture_file",
     "parse_fixture_text",
+    "scan_fixture_folder",
 ]

@@ -36,16 +36,20 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from earnest.errors import InputError
+from earnest.pressure.awareness import LeakScanner
 from earnest.pressure.citations import (
     citation_forms,
     normalize_phrase,
     normalize_rule_id,
 )
+from earnest.pressure.floors import thin_prose
 from earnest.pressure.lint_agentic import CODES as AGENTIC_CODES
 from earnest.pressure.lint_agentic import lint_agentic
 from earnest.pressure.models import PRESSURES, AgentDoc, Diagnostic, Severity, Suite
 from earnest.pressure.suite import find_agent
 from earnest.pressure.verdict import _text_pattern as must_cite_pattern
+from earnest.textfile import read_text
 
 MIN_PRESSURES = 3
 BIAS_MIN_FIXTURES = 4
@@ -66,6 +70,11 @@ CODES: dict[str, tuple[Severity, str]] = {
     "duplicate-rule": ("error", "the doctrine defines a rule id twice"),
     "no-agent-docs": ("error", "the config's agents patterns match no file"),
     "missing-fixtures-folder": ("error", "the config's fixtures folder does not exist"),
+    "unreadable-fixtures-folder": (
+        "error",
+        "the fixtures folder (or one below it) cannot be listed",
+    ),
+    "not-a-regular-file": ("error", "a suite file is a FIFO, device, socket or broken link"),
     # fixture semantics
     "too-few-pressures": ("error", "fewer than 3 distinct known pressures"),
     "duplicate-pressure": ("error", "a pressure is listed twice"),
@@ -86,6 +95,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "unknown-rule": ("error", "the fixture's rule is not in the doctrine"),
     "rule-not-claimed": ("error", "the fixture's agent does not claim its rule"),
     "citation-leak": ("error", "the prompt already names the rule or a must_cite string"),
+    "thin-scenario": ("error", "the scenario is under the floor of words ([suite.floors])"),
+    "thin-title": ("error", "the title is under the floor of words ([suite.floors])"),
+    "thin-choice": ("error", "an option's text is under the floor of words ([suite.floors])"),
+    "test-awareness-leak": ("error", "an agent doc or rendered prompt says it is a test"),
     **AGENTIC_CODES,
     # agent docs
     "claims-unknown-rule": ("error", "an agent doc claims a rule the doctrine lacks"),
@@ -257,8 +270,18 @@ def lint_suite(suite: Suite) -> list[Diagnostic]:
         if pos is not None:
             positions.append(pos)
             longest.append(_correct_is_longest(ff.raw["choices"], pos[0]))
+    scanner = LeakScanner.for_ids(
+        ff.raw["id"]
+        for ff in suite.fixture_files
+        if isinstance(ff.raw, dict) and isinstance(ff.raw.get("id"), str)
+    )
+    doc_leaks: dict[str, set[str]] = {}
     for doc in suite.agents.values():
         found.extend(_lint_agent(suite, doc, known, used=doc.name in used_agents))
+        leaks = list(_lint_awareness_doc(doc, scanner))
+        doc_leaks[doc.name] = {d.message for d in leaks}
+        found.extend(leaks)
+    found.extend(_lint_awareness_prompts(suite, scanner, doc_leaks))
     found.extend(_position_bias(positions, str(suite.config.fixtures)))
     found.extend(_length_bias(longest, str(suite.config.fixtures)))
     # Group by file, keeping the order in which files were first reported (sorted is stable).
@@ -330,6 +353,8 @@ def _lint_fixture(
             elif isinstance(m, str):
                 must.append(m)
     yield from _lint_agent_and_rule(suite, raw, file, known)
+    for field, message, code in thin_prose(raw, suite.config.floors):
+        yield _diag(file, field, message, code)
     scenario = raw.get("scenario")
     if isinstance(scenario, str):
         yield from _lint_scenario_words(scenario, file)
@@ -683,6 +708,62 @@ def _lint_agent(
         yield from _lint_output_contract(doc)
 
 
+def _awareness_message(phrase: str, where: str) -> str:
+    return (
+        f"{where} tells the agent it is being tested ({phrase!r}): an agent that knows it is "
+        "graded complies for the wrong reason, so every fixture of it measures the wrong thing"
+    )
+
+
+def _lint_awareness_doc(doc: AgentDoc, scanner: LeakScanner) -> Iterator[Diagnostic]:
+    """Leaks in the agent doc's body: the system prompt of every fixture of this agent."""
+    offset = -2
+    for i, phrase in scanner.hits(doc.body):
+        if offset == -2:
+            offset = _body_offset(doc)
+        yield _diag(
+            str(doc.path),
+            f"line {i + 1 + offset}" if offset >= 0 else "body",
+            _awareness_message(phrase, "the agent doc"),
+            "test-awareness-leak",
+        )
+
+
+def _lint_awareness_prompts(
+    suite: Suite, scanner: LeakScanner, doc_leaks: Mapping[str, set[str]]
+) -> Iterator[Diagnostic]:
+    """Leaks in each fixture's rendered prompt (rule arm), beyond those its agent doc shows.
+
+    The prompt, not its sources, is what the agent reads: a scenario that names a fixture id,
+    or a renderer change that lets front matter through, leaks there and only there.
+    """
+    from earnest.errors import InputError as _Unrenderable
+    from earnest.pressure.prompt import render_prompt
+
+    system_hits: dict[str, list[tuple[int, str]]] = {}
+    for fixture in suite.fixtures:
+        doc = find_agent(suite, fixture.agent)
+        if doc is None:
+            continue
+        try:
+            rendered = render_prompt(suite, fixture)
+        except _Unrenderable:
+            continue  # lint reports why it cannot render (choice ids, agent)
+        file = str(fixture.path) if fixture.path else fixture.id
+        if rendered.system not in system_hits:
+            system_hits[rendered.system] = scanner.hits(rendered.system)
+        already = doc_leaks.get(doc.name, set())
+        for part, hits in (
+            ("system", system_hits[rendered.system]),
+            ("user", scanner.hits(rendered.user)),
+        ):
+            for i, phrase in hits:
+                message = _awareness_message(phrase, f"the rendered {part} prompt")
+                if part == "system" and _awareness_message(phrase, "the agent doc") in already:
+                    continue  # reported once, on the agent doc itself
+                yield _diag(file, f"prompt.{part} line {i + 1}", message, "test-awareness-leak")
+
+
 def output_contract_conflicts(body: str) -> list[tuple[int, str]]:
     """(line index in ``body``, the phrase) for each instruction that forbids a free-text reply."""
     hits: list[tuple[int, str]] = []
@@ -720,8 +801,8 @@ def _lint_output_contract(doc: AgentDoc) -> Iterator[Diagnostic]:
 def _body_offset(doc: AgentDoc) -> int:
     """Lines before the body in the file (front matter and the blank lines after it)."""
     try:
-        text = Path(doc.path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_text(Path(doc.path), "agent doc")
+    except InputError:
         return -1
     at = text.find(doc.body) if doc.body else -1
     return text.count("\n", 0, at) if at >= 0 else -1

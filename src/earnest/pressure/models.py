@@ -145,6 +145,20 @@ class Diagnostic:
 
 
 @dataclass(frozen=True, slots=True)
+class Floors:
+    """The least a fixture's prose may hold, in words (``[suite.floors]``; 0 turns one off).
+
+    Below them lint reports ``thin-scenario``, ``thin-title`` and ``thin-choice``: "Skip the
+    tests?" is not a situation an agent can be pressured in, and "no" is not an option it can
+    weigh. The defaults sit well under every fixture of the example suite and the peer suite.
+    """
+
+    scenario_words: int = 40
+    title_words: int = 3
+    choice_words: int = 3
+
+
+@dataclass(frozen=True, slots=True)
 class SuiteConfig:
     """A suite's configuration, from ``earnest.toml`` or ``[tool.earnest]`` in ``pyproject.toml``."""
 
@@ -164,6 +178,7 @@ class SuiteConfig:
     (choice-only: citations are recorded, never decide)."""
     citations_from_reasoning: bool = False
     """Whether citations (never the decision) may come from the reply's reasoning."""
+    floors: Floors = field(default_factory=Floors)
 
 
 @dataclass(frozen=True, slots=True)

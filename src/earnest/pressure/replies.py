@@ -34,6 +34,7 @@ from earnest.errors import InputError
 from earnest.pressure.evidence import Behaviour
 from earnest.pressure.models import Arm, Fixture
 from earnest.safejson import loads as safe_loads
+from earnest.textfile import not_regular
 
 ARMS: tuple[str, ...] = get_args(Arm)
 STDIN = "-"
@@ -86,6 +87,10 @@ def read_replies(
     if str(path) == STDIN:
         yield from _read_stream(sys.stdin.buffer, name, fixtures, broken or {})
         return
+    kind = not_regular(Path(path))
+    if kind is not None and kind != "a folder":
+        # Never opened: opening a FIFO with no writer blocks forever, a device reads forever.
+        raise InputError(name, None, f"replies file is {kind}, not a regular file: not read")
     try:
         fh = open(path, "rb")  # noqa: SIM115 - closed by the with-block below
     except FileNotFoundError:

@@ -16,15 +16,23 @@ from earnest.errors import InputError
 from earnest.pressure.agents import load_agent_doc
 from earnest.pressure.config import load_config
 from earnest.pressure.doctrine import duplicate_rule_headings, load_doctrine, read_doctrine
-from earnest.pressure.fixtures import fixture_paths, load_fixture_file
+from earnest.pressure.fixtures import load_fixture_file, scan_fixture_folder
 from earnest.pressure.models import AgentDoc, Diagnostic, Suite
 
 
 def agent_paths(root: Path, patterns: tuple[str, ...]) -> list[Path]:
+    """The files the ``agents`` patterns match, in pattern order; folders are skipped.
+
+    FIFOs and devices are kept, so that reading them fails (unread) and lint names them.
+    """
     seen: dict[Path, None] = {}
     for pattern in patterns:
-        for p in sorted(root.glob(pattern)):
-            if p.is_file():
+        try:
+            matches = sorted(root.glob(pattern))
+        except (ValueError, NotImplementedError) as exc:  # checked by the config; belt and braces
+            raise InputError(root, "suite.agents", f"bad glob pattern {pattern!r}: {exc}") from None
+        for p in matches:
+            if not p.is_dir() and (p.exists() or p.is_symlink()):
                 seen.setdefault(p, None)
     return list(seen)
 
@@ -78,15 +86,18 @@ def load_suite(root: str | Path = ".") -> Suite:
             )
         )
     if not config.fixtures.is_dir():
+        what = "is not a folder" if config.fixtures.exists() else "does not exist"
         diags.append(
             Diagnostic(
                 str(config.config_file),
                 f"{where}.fixtures",
-                f"fixtures folder {config.fixtures} does not exist",
+                f"fixtures folder {config.fixtures} {what}",
                 "missing-fixtures-folder",
             )
         )
-    files = tuple(load_fixture_file(p) for p in fixture_paths(config.fixtures))
+    paths, walk_diags = scan_fixture_folder(config.fixtures)
+    diags.extend(walk_diags)
+    files = tuple(load_fixture_file(p) for p in paths)
     return Suite(
         config=config, rules=rules, agents=agents, fixture_files=files, diagnostics=tuple(diags)
     )

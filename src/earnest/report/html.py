@@ -82,7 +82,12 @@ def _header(report: Report) -> str:
             ("replies", "Replies"),
         ]
     if report.suite is not None:
-        toc += [("coverage", "Coverage"), ("lint", "Lint")]
+        toc += [
+            ("coverage", "Coverage"),
+            ("coverage-agents", "By agent"),
+            ("pressures", "Pressures"),
+            ("lint", "Lint"),
+        ]
     if report.trajectories is not None:
         toc.append(("trajectories", "Trajectories"))
     meta = []

@@ -109,6 +109,65 @@ def coverage_section(suite: SuiteSection) -> str:
     )
 
 
+AGENT_TEXT = {
+    "tested": "tested",
+    "no-fixtures": "no fixture: never measured",
+    "no-claims": "claims no rule",
+}
+
+
+def agent_section(suite: SuiteSection) -> str:
+    """Coverage by agent: an agent with no fixture is never measured, whatever it claims."""
+    agents = suite.coverage.by_agent
+    if not agents:
+        return ""
+    rows = "".join(
+        f'<tr><td>{esc(a.agent)}</td><td><span class="badge '
+        f'{"covered" if a.status == "tested" else "uncovered"}">{esc(AGENT_TEXT[a.status])}'
+        f"</span></td><td>{esc(', '.join(a.claimed) or '–')}</td>"
+        f"<td>{esc(', '.join(a.fixtures) or '–')}</td>"
+        f"<td>{esc(', '.join(a.untested_claims) or '–')}</td></tr>"
+        for a in agents
+    )
+    return (
+        '<section id="coverage-agents"><h2>Coverage by agent</h2>'
+        '<p class="help">Every agent doc: the rules it claims, the fixtures that test it, and '
+        "its claimed rules no fixture of it targets.</p>"
+        '<table class="grid"><thead><tr><th>agent</th><th>status</th><th>claims</th>'
+        f"<th>fixtures</th><th>claimed, untested</th></tr></thead><tbody>{rows}</tbody></table>"
+        "</section>"
+    )
+
+
+def pressure_section(suite: SuiteSection) -> str:
+    """How often each pressure is stacked, and the pairs of pressures that never are."""
+    h = suite.coverage.pressures
+    if h is None:
+        return ""
+    rows = [
+        Row(
+            p,
+            float(n),
+            note=f"{n} of {h.fixtures} fixture(s)",
+            color=VERDICT_COLORS["pass"] if n else VERDICT_COLORS["void"],
+        )
+        for p, n in h.counts.items()
+    ]
+    chart = bars(rows, maximum=float(max(1, h.fixtures)), label="fixtures per pressure")
+    never = "".join(f"<li>{esc(a)} + {esc(b)}</li>" for a, b in h.never_seen)
+    pairs = (
+        f"<p>{len(h.never_seen)} of {len(h.pair_counts)} pairs of pressures never appear "
+        f'together:</p><ul class="never-seen">{never}</ul>'
+        if h.never_seen
+        else "<p>Every pair of pressures appears together in some fixture.</p>"
+    )
+    return (
+        '<section id="pressures"><h2>Pressure histogram</h2>'
+        '<p class="help">Fixtures that stack each pressure (fixtures that load).</p>'
+        f'<div class="chart">{chart}</div>{pairs}</section>'
+    )
+
+
 def lint_section(suite: SuiteSection) -> str:
     if not suite.diagnostics:
         return (
@@ -130,7 +189,20 @@ def lint_section(suite: SuiteSection) -> str:
 
 
 def suite_sections(suite: SuiteSection) -> str:
-    return coverage_section(suite) + lint_section(suite)
+    return (
+        coverage_section(suite)
+        + agent_section(suite)
+        + pressure_section(suite)
+        + lint_section(suite)
+    )
 
 
-__all__ = ["coverage_section", "lint_section", "suite_sections", "suite_tiles", "tile"]
+__all__ = [
+    "agent_section",
+    "coverage_section",
+    "lint_section",
+    "pressure_section",
+    "suite_sections",
+    "suite_tiles",
+    "tile",
+]
