@@ -215,3 +215,29 @@ def test_from_a_project_root_only_the_suite_and_the_projects_tests(
     assert all(i.startswith("suite/earnest.toml::") for i in ids if i != "test_own.py::test_own")
     selected = _run(pytester, "--earnest-suite", "suite", "-k", "own or coverage")
     selected.assert_outcomes(passed=2)
+
+
+def test_xdist_runs_the_same_items_with_the_same_outcomes(tmp_path: Path) -> None:
+    # Items come from a real collector, so pytest-xdist's workers collect and run them like any
+    # test: the same counts with -n 2 as in one process.
+    pytest.importorskip("xdist")
+
+    def outcome(*extra: str) -> str:
+        proc = subprocess.run(
+            [
+                *(sys.executable, "-m", "pytest", *_plugin_args(), "-p", "no:cacheprovider"),
+                *("--earnest-suite", str(SUITE), *extra),
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "PYTHONPATH": str(SRC)},
+        )
+        last = [ln for ln in proc.stdout.splitlines() if " passed" in ln or " failed" in ln]
+        assert last, proc.stdout[-2000:] + proc.stderr[-2000:]
+        return last[-1].split(" in ")[0].strip("= ")
+
+    alone = outcome()
+    assert "failed" in alone and "passed" in alone
+    assert outcome("-n", "2") == alone
