@@ -230,13 +230,7 @@ class ExecProvider:
             if self._profile.preset == "gemini":
                 argv.append(user)
                 stdin_text = ""
-            env = dict(os.environ)
-            env[HOOK_DISABLE_ENV] = "1"
-            env["EARNEST_SYSTEM_FILE"] = str(system_file)
-            env["EARNEST_MODEL"] = self.model
-            if self._profile.preset == "gemini":
-                env["GEMINI_SYSTEM_MD"] = str(system_file)
-                env[GEMINI_TRUST_ENV] = "true"
+            env = self._env(system_file)
             started = time.perf_counter()
             stdout, stderr, code = await run_child(
                 argv, stdin_text, cwd=workdir, env=env, timeout=timeout
@@ -307,6 +301,8 @@ class ExecProvider:
         env["EARNEST_MODEL"] = self.model
         if self._profile.preset == "gemini":
             env["GEMINI_SYSTEM_MD"] = str(system_file)
+            # Gemini CLI 0.6x exits 55 in an untrusted folder, and each child runs in a new one.
+            env[GEMINI_TRUST_ENV] = "true"
         return env
 
     async def aclose(self) -> None:
