@@ -40,6 +40,13 @@ def score(
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Write the report to FILE instead of standard output."
     ),
+    shard: str | None = typer.Option(
+        None,
+        "--shard",
+        metavar="I/N",
+        help="Judge only shard I of N (1 <= I <= N): every N-th reply in input order, from "
+        "the I-th. Combine the shards' --format jsonl results with `earnest aggregate`.",
+    ),
 ) -> None:
     """Score recorded replies: one of five verdicts per reply, with the reason.
 
@@ -56,6 +63,7 @@ def score(
     from earnest.pressure.score import score_replies
     from earnest.pressure.suite import load_suite
     from earnest.report.score import render_score_table, score_json, score_jsonl, score_junit
+    from earnest.shards import parse_shard
 
     if output is not None:
         target = output.resolve()
@@ -70,7 +78,7 @@ def score(
             raise InputError(output, None, f"folder {output.parent} does not exist")
 
     loaded = load_suite(suite)
-    result = score_replies(loaded, replies)
+    result = score_replies(loaded, replies, parse_shard(shard))
 
     if fmt is ScoreFormat.json:
         doc = score_json(result, files=replies, suite=str(suite))

@@ -1,4 +1,4 @@
-"""Trajectory commands: ``earnest trajectory convert``, ``score`` and ``replay-gate``.
+"""Trajectory commands: ``earnest trajectory convert``, ``score``, ``aggregate`` and ``replay-gate``.
 
 Reading problems never stop a command: each is printed on stderr as
 ``warning: file:line: message``, followed by a one-line summary. Exit 2 when nothing
@@ -23,7 +23,7 @@ from earnest.cli import app
 from earnest.errors import InputError
 
 if TYPE_CHECKING:
-    from earnest.trajectory import ReadReport, Trajectory
+    from earnest.trajectory import Battery, ReadReport, Trajectory
 
 trajectory_app = typer.Typer(
     name="trajectory",
@@ -45,6 +45,27 @@ def _input_format_option() -> Any:
         None,
         "--input-format",
         help="Read every file as this format instead of detecting it (see docs/formats.md).",
+    )
+
+
+def _shard_option() -> Any:
+    return typer.Option(
+        None,
+        "--shard",
+        metavar="I/N",
+        help="Score only shard I of N (1 <= I <= N): every N-th file of the sorted file list, "
+        "from the I-th. Combine the shards' --format jsonl results with "
+        "`earnest trajectory aggregate`.",
+    )
+
+
+def _fail_over_option() -> Any:
+    return typer.Option(
+        None,
+        "--fail-over",
+        metavar="RATE",
+        help="Exit 1 when the completion-without-effect rate (over all trajectories) "
+        "exceeds RATE, a fraction between 0 and 1 (e.g. 0.05).",
     )
 
 
@@ -164,18 +185,13 @@ def score(
         "trajectory) or junit (XML for CI: a completion without effect fails).",
         case_sensitive=False,
     ),
-    fail_over: float | None = typer.Option(
-        None,
-        "--fail-over",
-        metavar="RATE",
-        help="Exit 1 when the completion-without-effect rate (over all trajectories) "
-        "exceeds RATE, a fraction between 0 and 1 (e.g. 0.05).",
-    ),
+    fail_over: float | None = _fail_over_option(),
     max_downgrades: int = typer.Option(
         2, "--max-downgrades", help="The replayed gate's downgrade budget per run.", min=0
     ),
     input_format: str | None = _input_format_option(),
     output: Path | None = _report_output_option(),
+    shard: str | None = _shard_option(),
 ) -> None:
     """Score recorded agent runs and measure how often "done" had no effect.
 
@@ -201,8 +217,7 @@ def score(
     )
     from earnest.trajectory import Battery, score_trajectory, scorers_for
 
-    if fail_over is not None and not 0.0 <= fail_over <= 1.0:
-        raise InputError(None, "--fail-over", f"must be a fraction from 0 to 1, got {fail_over}")
+    _check_fraction(fail_over)
     names = [part for item in dimensions or ["default"] for part in item.split(",")]
     try:
         scorers = scorers_for(names)
@@ -211,13 +226,14 @@ def score(
     if not scorers and not any(n.strip() for n in names):
         raise InputError(None, "--dimensions", "no dimension named")
     files = _checked_files(paths, output, input_format)
+    chosen = _sharded(files, shard)
     battery = Battery()
     report = _read_all(
-        files,
+        chosen,
         input_format,
         lambda t: battery.add(score_trajectory(t, scorers, max_downgrades=max_downgrades)),
     )
-    _finish_reading(report, battery.total, len(files), paths)
+    _finish_reading(report, battery.total, len(chosen), paths, empty_ok=not chosen)
 
     if fmt is ScoreFormat.json:
         text = json.dumps(score_json(battery), indent=2, ensure_ascii=False) + "\n"
@@ -232,6 +248,75 @@ def score(
         text = _rendered(lambda console: render_score_table(battery, console))
     _emit(text, output)
 
+    _check_fail_over(battery, fail_over)
+
+
+class AggregateFormat(enum.StrEnum):
+    table = "table"
+    json = "json"
+
+
+@trajectory_app.command("aggregate")
+def aggregate(
+    results: list[Path] = typer.Argument(
+        ...,
+        metavar="RESULTS.jsonl...",
+        help="Per-trajectory results written by `earnest trajectory score --format jsonl` "
+        "(e.g. one file per --shard).",
+        show_default=False,
+    ),
+    fmt: AggregateFormat = typer.Option(
+        AggregateFormat.table,
+        "--format",
+        help="table (terminal) or json ({battery}, the battery of `score --format json`).",
+        case_sensitive=False,
+    ),
+    fail_over: float | None = _fail_over_option(),
+    output: Path | None = _report_output_option(),
+) -> None:
+    """Rebuild the battery summary from per-trajectory results, e.g. of shards.
+
+    Rates, Wilson and t intervals, outcome, termination and per-format counts come out
+    exactly as if every trajectory had been scored in one run. A record that is not a
+    `trajectory score` result, or a trajectory counted twice, stops with the file and line.
+
+    Exit status: 0 aggregated, 1 the rate exceeds --fail-over, 2 bad input.
+    """
+    from rich.console import Console
+
+    from earnest.report.trajectory import render_battery_summary
+    from earnest.trajectory.aggregate import aggregate_results
+
+    _check_fraction(fail_over)
+    for path in results:
+        if not path.is_file():
+            raise InputError(path, None, "no such file")
+        if output is not None and path.resolve() == output.resolve():
+            raise InputError(
+                output, None, "the output file is also an input; refusing to overwrite it"
+            )
+    battery = aggregate_results(results)
+    print(
+        f"earnest: {battery.total} trajectory results from {len(results)} files",
+        file=sys.stderr,
+    )
+    if fmt is AggregateFormat.json:
+        text = json.dumps({"battery": battery.summary()}, indent=2, ensure_ascii=False) + "\n"
+    elif output is None:
+        render_battery_summary(battery, Console(highlight=False))
+        text = ""
+    else:
+        text = _rendered(lambda console: render_battery_summary(battery, console))
+    _emit(text, output)
+    _check_fail_over(battery, fail_over)
+
+
+def _check_fraction(fail_over: float | None) -> None:
+    if fail_over is not None and not 0.0 <= fail_over <= 1.0:
+        raise InputError(None, "--fail-over", f"must be a fraction from 0 to 1, got {fail_over}")
+
+
+def _check_fail_over(battery: Battery, fail_over: float | None) -> None:
     rate = battery.cwe_rate
     if fail_over is not None and rate > fail_over:
         print(
@@ -241,6 +326,18 @@ def score(
             file=sys.stderr,
         )
         raise typer.Exit(1)
+
+
+def _sharded(files: list[Path], shard: str | None) -> list[Path]:
+    if shard is None:
+        return files
+    from earnest.shards import parse_shard
+
+    chosen = parse_shard(shard)
+    assert chosen is not None
+    picked = chosen.files(files)
+    print(f"earnest: shard {chosen}: {len(picked)} of {len(files)} files", file=sys.stderr)
+    return picked
 
 
 @trajectory_app.command("replay-gate")
@@ -333,11 +430,15 @@ def _read_all(
     return report
 
 
-def _finish_reading(report: ReadReport, count: int, files: int, paths: list[Path]) -> None:
+def _finish_reading(
+    report: ReadReport, count: int, files: int, paths: list[Path], *, empty_ok: bool = False
+) -> None:
+    """Warnings and the reading summary; nothing readable is an error (``empty_ok``: a shard
+    that was given no file at all, which still writes its empty results)."""
     for line in report.lines():
         print(f"warning: {line}", file=sys.stderr)
     print(_summary(report, count, files), file=sys.stderr)
-    if count == 0:
+    if count == 0 and not empty_ok:
         where = ", ".join(str(p) for p in paths)
         raise InputError(where, None, "no readable trajectory found")
 

@@ -18,8 +18,9 @@ from typing import Any
 
 from earnest.pressure.models import VERDICTS, Fixture, Suite
 from earnest.pressure.replies import ReplyRecord, read_replies
+from earnest.pressure.tally import VerdictTally
 from earnest.pressure.verdict import Judgement, judge
-from earnest.stats import wilson_interval
+from earnest.shards import Shard
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +66,8 @@ class ScoreResult:
         return sum(1 for r in self.replies if r.judgement.unmatched_failure)
 
     def summary(self) -> dict[str, Any]:
-        low, high = wilson_interval(self.passed, self.total)
-        return {
-            "total": self.total,
-            "passed": self.passed,
-            "failed": self.failed,
-            "counts": dict(self.counts),
-            "pass_rate": (self.passed / self.total) if self.total else None,
-            "pass_rate_interval": [round(low, 4), round(high, 4)] if self.total else None,
-            "unmatched_failures": self.unmatched_failures,
-        }
+        # One summary code for scoring at once and for `earnest aggregate` of shards.
+        return VerdictTally(dict(self.counts), self.unmatched_failures).summary()
 
 
 def fixture_index(suite: Suite) -> tuple[dict[str, Fixture], dict[str, str]]:
@@ -88,13 +81,16 @@ def fixture_index(suite: Suite) -> tuple[dict[str, Fixture], dict[str, str]]:
     return fixtures, broken
 
 
-def iter_scored(suite: Suite, paths: Iterable[str | Path]) -> Iterator[ScoredReply]:
-    """Judge every reply in ``paths``, streaming, in input order."""
+def iter_scored(
+    suite: Suite, paths: Iterable[str | Path], shard: Shard | None = None
+) -> Iterator[ScoredReply]:
+    """Judge every reply in ``paths`` (only ``shard``'s share, by place in input order),
+    streaming, in input order. Every shard reads and checks all replies."""
     fixtures, broken = fixture_index(suite)
-    for path in paths:
-        for record in read_replies(path, fixtures, broken=broken):
-            fixture = fixtures[record.fixture_id]
-            yield ScoredReply(record, judge(fixture, suite.rules, record.response, record.order))
+    records = (r for path in paths for r in read_replies(path, fixtures, broken=broken))
+    for record in records if shard is None else shard.stream(records):
+        fixture = fixtures[record.fixture_id]
+        yield ScoredReply(record, judge(fixture, suite.rules, record.response, record.order))
 
 
 def count_verdicts(scored: Iterable[ScoredReply]) -> dict[str, int]:
@@ -104,9 +100,12 @@ def count_verdicts(scored: Iterable[ScoredReply]) -> dict[str, int]:
     return counts
 
 
-def score_replies(suite: Suite, paths: Iterable[str | Path]) -> ScoreResult:
-    """Score every reply in ``paths``; raises :class:`~earnest.errors.InputError` on bad input."""
-    scored = tuple(iter_scored(suite, paths))
+def score_replies(
+    suite: Suite, paths: Iterable[str | Path], shard: Shard | None = None
+) -> ScoreResult:
+    """Score every reply in ``paths`` (or ``shard``'s share); raises
+    :class:`~earnest.errors.InputError` on bad input."""
+    scored = tuple(iter_scored(suite, paths, shard))
     return ScoreResult(scored, count_verdicts(scored))
 
 
