@@ -192,6 +192,15 @@ def score(
     input_format: str | None = _input_format_option(),
     output: Path | None = _report_output_option(),
     shard: str | None = _shard_option(),
+    jobs: int | None = typer.Option(
+        None,
+        "--jobs",
+        "-j",
+        min=1,
+        help="Score in N processes (default: the cores this process may use). The output is "
+        "the same, byte for byte, in input order, whatever N.",
+        show_default=False,
+    ),
 ) -> None:
     """Score recorded agent runs and measure how often "done" had no effect.
 
@@ -209,13 +218,10 @@ def score(
     """
     from rich.console import Console
 
-    from earnest.report.trajectory import (
-        render_score_table,
-        score_json,
-        score_jsonl,
-        score_junit,
-    )
-    from earnest.trajectory import Battery, score_trajectory, scorers_for
+    from earnest.parallel import default_jobs
+    from earnest.report.trajectory import render_score_table, score_junit, write_score_json
+    from earnest.trajectory import Battery, ReadReport, scorers_for
+    from earnest.trajectory.parallel import ScoreConfig, score_files
 
     _check_fraction(fail_over)
     names = [part for item in dimensions or ["default"] for part in item.split(",")]
@@ -227,27 +233,46 @@ def score(
         raise InputError(None, "--dimensions", "no dimension named")
     files = _checked_files(paths, output, input_format)
     chosen = _sharded(files, shard)
-    battery = Battery()
-    report = _read_all(
-        chosen,
-        input_format,
-        lambda t: battery.add(score_trajectory(t, scorers, max_downgrades=max_downgrades)),
-    )
-    _finish_reading(report, battery.total, len(chosen), paths, empty_ok=not chosen)
+    config = ScoreConfig(tuple(names), max_downgrades, input_format, fmt.value)
+    # jsonl and json stream: each result is written (or spooled) as its batch arrives and the
+    # battery holds counts only; a table or JUnit lists every trajectory, so keeps them.
+    streaming = fmt in (ScoreFormat.jsonl, ScoreFormat.json)
+    battery = Battery(keep_results=not streaming)
+    report = ReadReport()
 
-    if fmt is ScoreFormat.json:
-        text = json.dumps(score_json(battery), indent=2, ensure_ascii=False) + "\n"
-    elif fmt is ScoreFormat.jsonl:
-        text = "".join(line + "\n" for line in score_jsonl(battery))
-    elif fmt is ScoreFormat.junit:
-        text = score_junit(battery)
-    elif output is None:
-        render_score_table(battery, Console(highlight=False))
-        text = ""
+    def emit(handle: IO[str]) -> None:
+        with tempfile.TemporaryFile("w+", encoding="utf-8", errors="backslashreplace") as spool:
+            elements = 0
+            for batch in score_files(chosen, config, default_jobs() if jobs is None else jobs):
+                report.merge(batch.report)
+                battery.tally.merge(batch.tally)
+                battery.results.extend(batch.results)
+                if fmt is ScoreFormat.jsonl:
+                    handle.writelines(batch.texts)
+                for text in batch.texts if fmt is ScoreFormat.json else ():
+                    spool.write((",\n" if elements else "") + text)
+                    elements += 1
+            _finish_reading(report, battery.total, len(chosen), paths, empty_ok=not chosen)
+            if fmt is ScoreFormat.json:
+                spool.seek(0)
+                write_score_json(handle, battery.summary(), spool, elements)
+        if fmt is ScoreFormat.junit:
+            handle.write(score_junit(battery))
+        elif fmt is ScoreFormat.table:
+            if output is None:
+                render_score_table(battery, Console(highlight=False))
+            else:
+                handle.write(_rendered(lambda console: render_score_table(battery, console)))
+
+    if output is None:
+        stdout = open(  # noqa: SIM115 - wraps the process's stdout, closed by the process
+            sys.stdout.fileno(), "w", encoding="utf-8", errors="backslashreplace", closefd=False
+        )
+        with contextlib.suppress(BrokenPipeError):
+            emit(stdout)
+            stdout.flush()
     else:
-        text = _rendered(lambda console: render_score_table(battery, console))
-    _emit(text, output)
-
+        _write_atomically(output, emit, lambda: True)
     _check_fail_over(battery, fail_over)
 
 

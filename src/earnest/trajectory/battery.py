@@ -169,6 +169,11 @@ class _Moments:
         self.total += units
         self.squares += units * units
 
+    def merge(self, other: _Moments) -> None:
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
     def interval(self) -> tuple[float, float, float]:
         return mean_interval_of_sums(self.n, self.total, self.squares, SCALE)
 
@@ -232,6 +237,28 @@ class BatteryTally:
         gate = record["gate"]
         for key in ("claims", "downgraded", "exhausted"):
             self.gate[key] += gate[key]
+
+    def merge(self, other: BatteryTally) -> None:
+        """Add the counts of ``other`` (e.g. a batch scored in another process): the sums are
+        integers, so merging gives exactly the tally of adding every record here."""
+        self.n += other.n
+        self.cwe += other.cwe
+        self.claimed += other.claimed
+        self.outcomes.update(other.outcomes)
+        self.terminations.update(other.terminations)
+        for name, row in other.formats.items():
+            mine = self.formats.setdefault(
+                name, {"trajectories": 0, "completion_without_effect": 0, "abnormal": 0}
+            )
+            for key, value in row.items():
+                mine[key] += value
+        for name, dim in other.dimensions.items():
+            own = self.dimensions.setdefault(name, _DimensionTally())
+            own.scores.merge(dim.scores)
+            own.confidence += dim.confidence
+            own.weighted += dim.weighted
+        self.aggregate.merge(other.aggregate)
+        self.gate.update(other.gate)
 
     def summary(self) -> dict[str, Any]:
         """The ``battery`` object of ``earnest trajectory score --format json``."""
