@@ -47,6 +47,15 @@ def score(
         help="Judge only shard I of N (1 <= I <= N): every N-th reply in input order, from "
         "the I-th. Combine the shards' --format jsonl results with `earnest aggregate`.",
     ),
+    jobs: int | None = typer.Option(
+        None,
+        "--jobs",
+        "-j",
+        min=1,
+        help="Judge in N processes (default: the cores this process may use); the output is "
+        "the same, in input order, whatever N.",
+        show_default=False,
+    ),
 ) -> None:
     """Score recorded replies: one of five verdicts per reply, with the reason.
 
@@ -60,6 +69,7 @@ def score(
     from rich.console import Console
 
     from earnest.cli.output import emit
+    from earnest.parallel import default_jobs
     from earnest.pressure.score import score_replies
     from earnest.pressure.suite import load_suite
     from earnest.report.score import render_score_table, score_json, score_jsonl, score_junit
@@ -78,7 +88,9 @@ def score(
             raise InputError(output, None, f"folder {output.parent} does not exist")
 
     loaded = load_suite(suite)
-    result = score_replies(loaded, replies, parse_shard(shard))
+    result = score_replies(
+        loaded, replies, parse_shard(shard), default_jobs() if jobs is None else jobs
+    )
 
     if fmt is ScoreFormat.json:
         doc = score_json(result, files=replies, suite=str(suite))

@@ -82,12 +82,20 @@ def fixture_index(suite: Suite) -> tuple[dict[str, Fixture], dict[str, str]]:
 
 
 def iter_scored(
-    suite: Suite, paths: Iterable[str | Path], shard: Shard | None = None
+    suite: Suite, paths: Iterable[str | Path], shard: Shard | None = None, jobs: int = 1
 ) -> Iterator[ScoredReply]:
     """Judge every reply in ``paths`` (only ``shard``'s share, by place in input order),
-    streaming, in input order. Every shard reads and checks all replies."""
+    streaming, in input order, in ``jobs`` processes (:mod:`earnest.pressure.parallel`).
+    Every shard reads and checks all replies."""
     fixtures, broken = fixture_index(suite)
     records = (r for path in paths for r in read_replies(path, fixtures, broken=broken))
+    if jobs > 1:
+        from earnest.pressure.parallel import judge_records
+
+        chosen = records if shard is None else shard.stream(records)
+        for record, judgement in judge_records(suite, chosen, jobs):
+            yield ScoredReply(record, judgement)
+        return
     for record in records if shard is None else shard.stream(records):
         fixture = fixtures[record.fixture_id]
         yield ScoredReply(record, judge(fixture, suite.rules, record.response, record.order))
@@ -101,11 +109,11 @@ def count_verdicts(scored: Iterable[ScoredReply]) -> dict[str, int]:
 
 
 def score_replies(
-    suite: Suite, paths: Iterable[str | Path], shard: Shard | None = None
+    suite: Suite, paths: Iterable[str | Path], shard: Shard | None = None, jobs: int = 1
 ) -> ScoreResult:
-    """Score every reply in ``paths`` (or ``shard``'s share); raises
+    """Score every reply in ``paths`` (or ``shard``'s share, in ``jobs`` processes); raises
     :class:`~earnest.errors.InputError` on bad input."""
-    scored = tuple(iter_scored(suite, paths, shard))
+    scored = tuple(iter_scored(suite, paths, shard, jobs))
     return ScoreResult(scored, count_verdicts(scored))
 
 
