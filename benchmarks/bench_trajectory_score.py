@@ -46,6 +46,7 @@ from bench_trajectory import (  # noqa: E402
     real_lines,
 )
 
+from earnest import fastjson  # noqa: E402
 from earnest.parallel import default_jobs, ordered_map  # noqa: E402
 from earnest.trajectory import (  # noqa: E402
     Battery,
@@ -77,7 +78,10 @@ def read_and_score_all(path: Path) -> int:
 def main() -> None:
     with cycled_inputs(__doc__ or "", timestamps=True) as (real, small, big):
         size = big.stat().st_size / MB
-        print(f"input: {size:.1f} MB from {real} real Claude Code lines, cycled")
+        print(
+            f"input: {size:.1f} MB from {real} real Claude Code lines, cycled; readers parse "
+            f"with {fastjson.PARSER} (EARNEST_JSON=stdlib for the standard library)"
+        )
         loop_s, parsed = best_time(plain_loop, big)
         read_s, calls = best_time(full_read, big)
         score_s, claims = best_time(read_and_score, big)

@@ -26,11 +26,11 @@ Example:
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from earnest import fastjson
 from earnest.trajectory.model import EditKind, Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
 from earnest.trajectory.readers.lines import iter_json_lines
@@ -126,7 +126,7 @@ def _output(builder: TrajectoryBuilder, payload: dict[str, Any]) -> None:
     success: Any = None
     if isinstance(raw, str) and raw.startswith("{"):
         with contextlib.suppress(ValueError):
-            raw = json.loads(raw)
+            raw = fastjson.loads(raw)
     if isinstance(raw, dict):
         success = raw.get("success")
         meta = raw.get("metadata")

@@ -14,10 +14,11 @@ Example:
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
+
+from earnest import fastjson
 
 HEAD_BYTES = 64 * 1024
 _MAX_PROBE_LINES = 40
@@ -65,7 +66,7 @@ def detect_bytes(head: bytes, *, whole: bool = True, name: str = "") -> str | No
         if len(objects) >= _MAX_PROBE_LINES:
             break
         try:
-            value = json.loads(line)
+            value = fastjson.loads(line)
         except ValueError:
             continue
         if isinstance(value, dict):

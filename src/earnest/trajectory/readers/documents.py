@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from earnest import fastjson
 from earnest.trajectory.report import ReadReport
 
 MAX_DOCUMENT_BYTES = 512 * 1024 * 1024
@@ -38,7 +39,7 @@ def load_document(path: Path, report: ReadReport) -> Any:
         report.warn(name, None, f"not UTF-8 text ({exc.reason} at byte {exc.start}); skipped")
         return None
     try:
-        return json.loads(text)
+        return fastjson.loads(text)
     except ValueError as exc:
         stripped = text.lstrip()
         if stripped.startswith("["):

@@ -12,11 +12,11 @@ Example:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from earnest import fastjson
 from earnest.trajectory.report import ReadReport
 
 
@@ -58,7 +58,7 @@ def parse_line(
     if skip is not None and skip(line):
         return None
     try:
-        obj = json.loads(line)
+        obj = fastjson.loads(line)
     except ValueError as exc:
         truncated = not raw.endswith(b"\n")
         what = "truncated last line" if truncated else "malformed JSON"
