@@ -155,6 +155,7 @@ class ScoreFormat(enum.StrEnum):
     json = "json"
     jsonl = "jsonl"
     junit = "junit"
+    parquet = "parquet"
 
 
 class ReplayFormat(enum.StrEnum):
@@ -182,7 +183,8 @@ def score(
         ScoreFormat.table,
         "--format",
         help="table (terminal), json ({battery, trajectories}), jsonl (one object per "
-        "trajectory) or junit (XML for CI: a completion without effect fails).",
+        "trajectory), junit (XML for CI: a completion without effect fails) or parquet "
+        "(one row per trajectory, needs --output and pyarrow: earnest[parquet]).",
         case_sensitive=False,
     ),
     fail_over: float | None = _fail_over_option(),
@@ -236,7 +238,7 @@ def score(
     config = ScoreConfig(tuple(names), max_downgrades, input_format, fmt.value)
     # jsonl and json stream: each result is written (or spooled) as its batch arrives and the
     # battery holds counts only; a table or JUnit lists every trajectory, so keeps them.
-    streaming = fmt in (ScoreFormat.jsonl, ScoreFormat.json)
+    streaming = fmt in (ScoreFormat.jsonl, ScoreFormat.json, ScoreFormat.parquet)
     battery = Battery(keep_results=not streaming)
     report = ReadReport()
 
@@ -264,7 +266,19 @@ def score(
             else:
                 handle.write(_rendered(lambda console: render_score_table(battery, console)))
 
-    if output is None:
+    if fmt is ScoreFormat.parquet:
+        if output is None:
+            raise InputError(None, "--format", "parquet is binary: give --output FILE")
+        from earnest.parquet import TRAJECTORY_COLUMNS, ParquetRows, trajectory_row
+
+        with ParquetRows(output, TRAJECTORY_COLUMNS) as rows:
+            for batch in score_files(chosen, config, default_jobs() if jobs is None else jobs):
+                report.merge(batch.report)
+                battery.tally.merge(batch.tally)
+                for text in batch.texts:
+                    rows.add(trajectory_row(json.loads(text)))
+            _finish_reading(report, battery.total, len(chosen), paths, empty_ok=not chosen)
+    elif output is None:
         stdout = open(  # noqa: SIM115 - wraps the process's stdout, closed by the process
             sys.stdout.fileno(), "w", encoding="utf-8", errors="backslashreplace", closefd=False
         )

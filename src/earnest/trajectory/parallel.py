@@ -83,7 +83,7 @@ def score_batch(files: Sequence[Path]) -> BatchScore:
             result = score_trajectory(trajectory, _scorers, max_downgrades=config.max_downgrades)
             record = result.to_dict()
             out.tally.add(record)
-            if config.output == "jsonl":
+            if config.output in ("jsonl", "parquet"):
                 out.texts.append(json.dumps(record, ensure_ascii=False) + "\n")
             elif config.output == "json":
                 out.texts.append(json_element(record))
