@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -52,6 +52,45 @@ TRAJECTORY_COLUMNS: tuple[tuple[str, str], ...] = (
     ("gate_exhausted", "int64"),
     ("dimensions_json", "string"),
 )
+
+
+REPLY_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("file", "string"),
+    ("line", "int64"),
+    ("fixture_id", "string"),
+    ("model", "string"),
+    ("arm", "string"),
+    ("epoch", "int64"),
+    ("verdict", "string"),
+    ("passed", "bool_"),
+    ("reason", "string"),
+    ("choice", "string"),
+    ("displayed_choice", "string"),
+    ("choices", "list<string>"),
+    ("displayed_choices", "list<string>"),
+    ("order", "list<string>"),
+    ("cited_rules", "list<string>"),
+    ("missing_citations", "list<string>"),
+    ("unparseable_reason", "string"),
+    ("matched_rationalizations", "int64"),
+    ("unmatched_failure", "bool_"),
+    ("envelope", "string"),
+    ("envelope_error", "string"),
+    ("criteria_json", "string"),
+    ("rationalizations_json", "string"),
+)
+
+
+def reply_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    """One ``earnest score`` jsonl record (a scored reply) as a flat Parquet row."""
+    row = {name: record.get(name) for name, _ in REPLY_COLUMNS}
+    row["passed"] = record["verdict"] == "pass"
+    row["matched_rationalizations"] = len(record["matched_rationalizations"])
+    row["criteria_json"] = json.dumps(record["criteria"], ensure_ascii=False)
+    row["rationalizations_json"] = json.dumps(
+        record["matched_rationalizations"], ensure_ascii=False
+    )
+    return row
 
 
 def trajectory_row(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -94,7 +133,13 @@ class ParquetRows:
                 None, "--format", "parquet needs pyarrow: pip install 'earnest[parquet]'"
             ) from None
         self._pa = pa
-        self._schema = pa.schema([(name, getattr(pa, kind)()) for name, kind in columns])
+
+        def arrow(kind: str) -> Any:
+            if kind.startswith("list<"):
+                return pa.list_(arrow(kind[5:-1]))
+            return getattr(pa, kind)()
+
+        self._schema = pa.schema([(name, arrow(kind)) for name, kind in columns])
         self._path = path
         directory = path.parent if str(path.parent) else Path(".")
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
@@ -136,4 +181,20 @@ class ParquetRows:
                 self._temp.unlink()
 
 
-__all__ = ["ROWS_PER_GROUP", "TRAJECTORY_COLUMNS", "ParquetRows", "trajectory_row"]
+def write_rows(path: Path, columns: tuple[tuple[str, str], ...], rows: Iterable[Any]) -> int:
+    """Write ``rows`` (dicts) to ``path`` atomically; the number of rows written."""
+    with ParquetRows(path, columns) as sink:
+        for row in rows:
+            sink.add(row)
+    return sink.count
+
+
+__all__ = [
+    "REPLY_COLUMNS",
+    "ROWS_PER_GROUP",
+    "TRAJECTORY_COLUMNS",
+    "ParquetRows",
+    "reply_row",
+    "trajectory_row",
+    "write_rows",
+]

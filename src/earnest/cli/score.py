@@ -16,6 +16,7 @@ class ScoreFormat(enum.StrEnum):
     json = "json"
     jsonl = "jsonl"
     junit = "junit"
+    parquet = "parquet"
 
 
 @app.command("score")
@@ -34,7 +35,8 @@ def score(
         ScoreFormat.table,
         "--format",
         help="table (terminal), json ({summary, replies}), jsonl (one object per reply, "
-        "in input order) or junit (XML for CI).",
+        "in input order), junit (XML for CI) or parquet (one row per reply; needs --output "
+        "and pyarrow: earnest[parquet]).",
         case_sensitive=False,
     ),
     output: Path | None = typer.Option(
@@ -92,6 +94,13 @@ def score(
         loaded, replies, parse_shard(shard), default_jobs() if jobs is None else jobs
     )
 
+    if fmt is ScoreFormat.parquet:
+        from earnest.parquet import REPLY_COLUMNS, reply_row, write_rows
+
+        if output is None:
+            raise InputError(None, "--format", "parquet is binary: give --output FILE")
+        write_rows(output, REPLY_COLUMNS, (reply_row(r.as_dict()) for r in result.replies))
+        raise typer.Exit(0 if result.all_passed else 1)
     if fmt is ScoreFormat.json:
         doc = score_json(result, files=replies, suite=str(suite))
         text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
