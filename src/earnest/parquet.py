@@ -81,6 +81,47 @@ REPLY_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 
+SAMPLE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("run_id", "string"),
+    ("fixture_id", "string"),
+    ("profile", "string"),
+    ("arm", "string"),
+    ("epoch", "int64"),
+    ("rule_id", "string"),
+    ("agent", "string"),
+    ("provider", "string"),
+    ("model", "string"),
+    ("reply_model", "string"),
+    ("order", "list<string>"),
+    ("response", "string"),
+    ("verdict", "string"),
+    ("reason", "string"),
+    ("chosen", "list<string>"),
+    ("rationalizations", "list<string>"),
+    ("unmatched_failure", "bool_"),
+    ("void", "bool_"),
+    ("error", "string"),
+    ("error_kind", "string"),
+    ("attempts", "int64"),
+    ("latency", "float64"),
+    ("tokens_in", "int64"),
+    ("tokens_out", "int64"),
+    ("cost", "float64"),
+    ("prompt_hash", "string"),
+    ("finished_at", "string"),
+)
+
+
+def sample_row(sample: Any) -> dict[str, Any]:
+    """One stored live sample (:class:`earnest.live.store.SampleRecord`) as a Parquet row."""
+    row = {name: getattr(sample, name, None) for name, _ in SAMPLE_COLUMNS}
+    row["order"] = list(sample.displayed_order)
+    row["response"] = sample.reply
+    row["chosen"] = list(sample.chosen)
+    row["rationalizations"] = list(sample.rationalizations)
+    return row
+
+
 def reply_row(record: Mapping[str, Any]) -> dict[str, Any]:
     """One ``earnest score`` jsonl record (a scored reply) as a flat Parquet row."""
     row = {name: record.get(name) for name, _ in REPLY_COLUMNS}
@@ -192,9 +233,11 @@ def write_rows(path: Path, columns: tuple[tuple[str, str], ...], rows: Iterable[
 __all__ = [
     "REPLY_COLUMNS",
     "ROWS_PER_GROUP",
+    "SAMPLE_COLUMNS",
     "TRAJECTORY_COLUMNS",
     "ParquetRows",
     "reply_row",
+    "sample_row",
     "trajectory_row",
     "write_rows",
 ]

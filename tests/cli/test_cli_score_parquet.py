@@ -36,7 +36,9 @@ def test_score_parquet_rows_equal_the_jsonl_records(tmp_path: Path) -> None:
         assert row["matched_rationalizations"] == len(record["matched_rationalizations"])
     docs = (REPO / "docs" / "formats.md").read_text()
     section = docs[docs.index("**`parquet`** (`earnest score`)") :]
-    documented = set(re.findall(r"^\| `([a-z_]+)`", section[: section.index("\n\n**Processes.**")], re.M))
+    documented = set(
+        re.findall(r"^\| `([a-z_]+)`", section[: section.index("\n\n**Processes.**")], re.M)
+    )
     assert set(pq.read_table(out).schema.names) == documented
 
 

@@ -228,19 +228,41 @@ def runs_list(
 def export(
     run_id: Annotated[str, typer.Argument(help="The run id.")],
     store: StoreOpt = DEFAULT_STORE,
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="jsonl (recorded replies, what `earnest score` reads) or parquet (one row per "
+            "sample with its verdict, void samples included; needs --output and "
+            "pyarrow: earnest[parquet]).",
+        ),
+    ] = "jsonl",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to FILE (parquet: required).")
+    ] = None,
 ) -> None:
     """Print a run's judged replies as recorded-replies JSONL (what `earnest score` reads).
 
-    One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile. Void samples have no reply and are left out.
+    One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile. Void samples have no reply and are left out. `--format parquet` writes one row per sample instead (docs/formats.md).
     """
     import json
 
     from earnest.live.store import RunStore
 
+    if fmt not in ("jsonl", "parquet"):
+        raise InputError(None, "--format", f"unknown format {fmt!r} (use jsonl or parquet)")
+    if fmt == "parquet" and output is None:
+        raise InputError(None, "--format", "parquet is binary: give --output FILE")
     with RunStore(store, create=False) as st:
         st.get_run(run_id)
         records = st.samples(run_id)
-    out = sys.stdout
+    if fmt == "parquet":
+        from earnest.parquet import SAMPLE_COLUMNS, sample_row, write_rows
+
+        assert output is not None
+        write_rows(output, SAMPLE_COLUMNS, (sample_row(r) for r in records))
+        return
+    lines = []
     for r in records:
         if r.void:
             continue
@@ -253,7 +275,13 @@ def export(
             "order": list(r.displayed_order),
             "profile": r.profile,
         }
-        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        lines.append(json.dumps(line, ensure_ascii=False) + "\n")
+    if output is not None:
+        from earnest.cli.output import write_output
+
+        write_output(output, "".join(lines))
+        return
+    sys.stdout.writelines(lines)
 
 
 def _side(ref: str, store: Path, which: str) -> object:
