@@ -232,9 +232,10 @@ def export(
         str,
         typer.Option(
             "--format",
-            help="jsonl (recorded replies, what `earnest score` reads) or parquet (one row per "
+            help="jsonl (recorded replies, what `earnest score` reads), parquet (one row per "
             "sample with its verdict, void samples included; needs --output and "
-            "pyarrow: earnest[parquet]).",
+            "pyarrow: earnest[parquet]) or inspect (an Inspect AI .eval log; needs --output "
+            "and inspect_ai: earnest[inspect]).",
         ),
     ] = "jsonl",
     output: Annotated[
@@ -249,13 +250,21 @@ def export(
 
     from earnest.live.store import RunStore
 
-    if fmt not in ("jsonl", "parquet"):
-        raise InputError(None, "--format", f"unknown format {fmt!r} (use jsonl or parquet)")
-    if fmt == "parquet" and output is None:
-        raise InputError(None, "--format", "parquet is binary: give --output FILE")
+    if fmt not in ("jsonl", "parquet", "inspect"):
+        raise InputError(
+            None, "--format", f"unknown format {fmt!r} (use jsonl, parquet or inspect)"
+        )
+    if fmt in ("parquet", "inspect") and output is None:
+        raise InputError(None, "--format", f"{fmt} is binary: give --output FILE")
     with RunStore(store, create=False) as st:
-        st.get_run(run_id)
+        run = st.get_run(run_id)
         records = st.samples(run_id)
+    if fmt == "inspect":
+        from earnest.live.inspect_log import write_inspect_log
+
+        assert output is not None
+        write_inspect_log(run, records, output)
+        return
     if fmt == "parquet":
         from earnest.parquet import SAMPLE_COLUMNS, sample_row, write_rows
 
