@@ -27,9 +27,10 @@ Example:
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
+
+from earnest import fastjson
 
 _LONE = re.compile("[\ud800-\udfff]")
 # What can decode to a lone surrogate: a \uD800-\uDFFF escape, or (bytes are decoded with
@@ -42,7 +43,8 @@ def loads(data: str | bytes | bytearray) -> Any:
     """``json.loads`` for untrusted input: only ``ValueError`` (``JSONDecodeError`` for bad
     syntax), and lone surrogates in strings and keys replaced by U+FFFD."""
     try:
-        value = json.loads(data)
+        # orjson when installed (earnest.fastjson: the same result as json.loads, faster).
+        value = fastjson.loads(bytes(data) if isinstance(data, bytearray) else data)
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
     pattern = _MAYBE_STR if isinstance(data, str) else _MAYBE_BYTES

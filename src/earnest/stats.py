@@ -77,8 +77,35 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     if n < 2:
         return (mean, float("nan"), float("nan"))
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return _t_interval(n, mean, var, z)
+
+
+def mean_interval_of_sums(
+    n: int, total: int, squares: int, scale: int = 1, z: float = Z95
+) -> tuple[float, float, float]:
+    """:func:`mean_interval` of ``n`` values given as integers of ``1/scale``, from their exact
+    ``total`` and sum of ``squares``.
+
+    Integer sums are exact and do not depend on the order the values came in, so the
+    interval of a battery scored at once equals the one rebuilt from its shards in any
+    order; and a running tally holds three integers, not the values.
+
+    Example:
+        >>> [round(x, 4) for x in mean_interval_of_sums(3, 5 + 6 + 7, 25 + 36 + 49, scale=10)]
+        [0.6, 0.3516, 0.8484]
+    """
+    if n == 0:
+        return (float("nan"), float("nan"), float("nan"))
+    mean = total / (n * scale)  # int / int: correctly rounded
+    if n < 2:
+        return (mean, float("nan"), float("nan"))
+    var = (n * squares - total * total) / (n * (n - 1) * scale * scale)
+    return _t_interval(n, mean, var, z)
+
+
+def _t_interval(n: int, mean: float, var: float, z: float) -> tuple[float, float, float]:
     crit = _t95(n - 1) if n <= 30 else z
-    half = crit * math.sqrt(var / n)
+    half = crit * math.sqrt(max(var, 0.0) / n)
     return (mean, mean - half, mean + half)
 
 
@@ -96,4 +123,11 @@ def _t95(df: int) -> float:
     return _T95[min(df, 30) - 1]
 
 
-__all__ = ["mean_interval", "newcombe_interval", "pass_at_k", "pass_hat_k", "wilson_interval"]
+__all__ = [
+    "mean_interval",
+    "mean_interval_of_sums",
+    "newcombe_interval",
+    "pass_at_k",
+    "pass_hat_k",
+    "wilson_interval",
+]

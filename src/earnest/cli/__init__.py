@@ -58,6 +58,7 @@ def version() -> None:
 
 
 # Registration order is the order in `earnest --help`.
+from earnest.cli import aggregate as _aggregate  # noqa: E402,F401
 from earnest.cli import check as _check  # noqa: E402,F401
 from earnest.cli import hooks as _hooks  # noqa: E402,F401
 from earnest.cli import live as _live  # noqa: E402,F401
@@ -68,7 +69,10 @@ from earnest.cli import trajectory as _trajectory  # noqa: E402,F401
 
 # `earnest --help` groups commands by what a user is doing, in the order they would do it.
 _PANELS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Pressure harness (offline)", ("init", "lint", "coverage", "prompt", "score", "check")),
+    (
+        "Pressure harness (offline)",
+        ("init", "lint", "coverage", "prompt", "score", "aggregate", "check"),
+    ),
     ("Live runs", ("run", "runs", "export", "compare", "baseline")),
     ("Effect-grounded completion", ("hook", "trajectory")),
     ("Reports and more", ("report", "schema", "version")),

@@ -320,22 +320,53 @@ def runs_check(
 def export(
     run_id: Annotated[str, typer.Argument(help="The run id, or latest.")],
     store: StoreOpt = DEFAULT_STORE,
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="jsonl (recorded replies, what `earnest score` reads), parquet (one row per "
+            "sample with its verdict, void samples included; needs --output and "
+            "pyarrow: earnest[parquet]) or inspect (an Inspect AI .eval log; needs --output "
+            "and inspect_ai: earnest[inspect]).",
+        ),
+    ] = "jsonl",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to FILE (parquet: required).")
+    ] = None,
     no_redact: NoRedactOpt = False,
 ) -> None:
     """Print a run's judged replies as recorded-replies JSONL (what `earnest score` reads).
 
-    One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile, and did for an acted-out sample. Void samples have no reply and are left out.
+    One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile, and did for an acted-out sample. Void samples have no reply and are left out. `--format parquet` writes one row per sample instead (docs/formats.md).
     """
     redaction(no_redact)
     import json
 
     from earnest.live.store import RunStore
 
+    if fmt not in ("jsonl", "parquet", "inspect"):
+        raise InputError(
+            None, "--format", f"unknown format {fmt!r} (use jsonl, parquet or inspect)"
+        )
+    if fmt in ("parquet", "inspect") and output is None:
+        raise InputError(None, "--format", f"{fmt} is binary: give --output FILE")
     with RunStore(store, create=False) as st:
         run_id = st.resolve(run_id)
-        st.get_run(run_id)
+        run = st.get_run(run_id)
         records = st.samples(run_id)
-    out = sys.stdout
+    if fmt == "inspect":
+        from earnest.live.inspect_log import write_inspect_log
+
+        assert output is not None
+        write_inspect_log(run, records, output)
+        return
+    if fmt == "parquet":
+        from earnest.parquet import SAMPLE_COLUMNS, sample_row, write_rows
+
+        assert output is not None
+        write_rows(output, SAMPLE_COLUMNS, (sample_row(r) for r in records))
+        return
+    lines = []
     for r in records:
         if r.void:
             continue
@@ -351,7 +382,14 @@ def export(
         action = (r.judgement or {}).get("action")
         if isinstance(action, dict) and action.get("did") is not None:
             line["did"] = action["did"]  # an acted-out sample: what it did, for re-judging
-        out.write(scrub(json.dumps(line, ensure_ascii=False)) + "\n")
+        lines.append(scrub(json.dumps(line, ensure_ascii=False)) + "\n")
+    if output is not None:
+        from earnest.cli.output import guard_output, write_output
+
+        guard_output(output, reads=[store])
+        write_output(output, "".join(lines))
+        return
+    sys.stdout.writelines(lines)
 
 
 def _side(ref: str, store: Path, which: str) -> object:

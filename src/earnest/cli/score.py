@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from earnest.cli import app
 from earnest.cli.output import NoRedactOpt, redaction
+from earnest.errors import InputError
 
 
 class ScoreFormat(enum.StrEnum):
@@ -16,6 +19,7 @@ class ScoreFormat(enum.StrEnum):
     json = "json"
     jsonl = "jsonl"
     junit = "junit"
+    parquet = "parquet"
 
 
 @app.command("score")
@@ -34,7 +38,8 @@ def score(
         ScoreFormat.table,
         "--format",
         help="table (terminal), json ({summary, replies}), jsonl (one object per reply, "
-        "in input order) or junit (XML for CI).",
+        "in input order), junit (XML for CI) or parquet (one row per reply; needs --output "
+        "and pyarrow: earnest[parquet]).",
         case_sensitive=False,
     ),
     output: Path | None = typer.Option(
@@ -45,6 +50,22 @@ def score(
         False,
         "--no-citation",
         help='Choice-only: citations are recorded but never fail a reply (citation = "optional").',
+    ),
+    shard: str | None = typer.Option(
+        None,
+        "--shard",
+        metavar="I/N",
+        help="Judge only shard I of N (1 <= I <= N): every N-th reply in input order, from "
+        "the I-th. Combine the shards' --format jsonl results with `earnest aggregate`.",
+    ),
+    jobs: int | None = typer.Option(
+        None,
+        "--jobs",
+        "-j",
+        min=1,
+        help="Judge in N processes (default: the cores this process may use); the output is "
+        "the same, in input order, whatever N.",
+        show_default=False,
     ),
 ) -> None:
     """Score recorded replies: one of five verdicts per reply, with the reason.
@@ -60,20 +81,38 @@ def score(
     import io
 
     from earnest.cli.output import emit, format_for, guard_output, screen_console, streamed_output
+    from earnest.parallel import default_jobs
     from earnest.pressure.score import ScoreTally, iter_scored, score_replies
     from earnest.pressure.suite import load_suite, with_citation
     from earnest.report.console import plain_console
     from earnest.report.score import render_score_table, score_junit, stream_json, stream_jsonl
+    from earnest.shards import parse_shard
 
     loaded = with_citation(load_suite(suite), "optional" if no_citation else None)
     # Overwriting an input is the worse mistake: say that before any format contradiction.
     guard_output(output, reads=[Path(r) for r in replies if r != "-"], suite=loaded)
     fmt = format_for(fmt, output, param="fmt")
     tally = ScoreTally(loaded.config.citation)
+    share = parse_shard(shard)
+    workers = default_jobs() if jobs is None else jobs
 
-    if fmt in (ScoreFormat.json, ScoreFormat.jsonl):
+    if fmt is ScoreFormat.parquet:
+        from earnest.parquet import REPLY_COLUMNS, reply_row, write_rows
+
+        if output is None:
+            raise InputError(None, "--format", "parquet is binary: give --output FILE")
+
+        def rows() -> Iterator[dict[str, Any]]:
+            for s in iter_scored(loaded, replies, share, workers):
+                tally.add(s)
+                yield reply_row(s.as_dict())
+
+        write_rows(output, REPLY_COLUMNS, rows())
+        result = tally.result()
+        text = None
+    elif fmt in (ScoreFormat.json, ScoreFormat.jsonl):
         with streamed_output(output) as out:
-            scored = iter_scored(loaded, replies)
+            scored = iter_scored(loaded, replies, share, workers)
             if fmt is ScoreFormat.jsonl:
                 stream_jsonl(scored, tally, out, flush=output is None)
             else:
@@ -81,12 +120,12 @@ def score(
         result = tally.result()
         text = None
     elif fmt is ScoreFormat.junit:
-        result = score_replies(loaded, replies)
+        result = score_replies(loaded, replies, share, workers)
         text = score_junit(result, loaded)
     else:
         # The table shows every failure: those are kept, passes only counted.
         kept = []
-        for s in iter_scored(loaded, replies):
+        for s in iter_scored(loaded, replies, share, workers):
             tally.add(s)
             if not s.judgement.passed:
                 kept.append(s)

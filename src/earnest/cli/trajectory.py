@@ -1,4 +1,4 @@
-"""Trajectory commands: ``earnest trajectory convert``, ``score`` and ``replay-gate``.
+"""Trajectory commands: ``earnest trajectory convert``, ``score``, ``aggregate`` and ``replay-gate``.
 
 Reading problems never stop a command: each is printed on stderr as
 ``warning: file:line: message``, followed by a one-line summary. Exit 2 when nothing
@@ -11,6 +11,7 @@ import contextlib
 import enum
 import json
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -23,7 +24,7 @@ from earnest.errors import InputError
 from earnest.files import KeepOld, atomic_writer
 
 if TYPE_CHECKING:
-    from earnest.trajectory import ReadReport, Trajectory
+    from earnest.trajectory import Battery, ReadReport, Trajectory
 
 trajectory_app = typer.Typer(
     name="trajectory",
@@ -45,6 +46,27 @@ def _input_format_option() -> Any:
         None,
         "--input-format",
         help="Read every file as this format instead of detecting it (see docs/formats.md).",
+    )
+
+
+def _shard_option() -> Any:
+    return typer.Option(
+        None,
+        "--shard",
+        metavar="I/N",
+        help="Score only shard I of N (1 <= I <= N): every N-th file of the sorted file list, "
+        "from the I-th. Combine the shards' --format jsonl results with "
+        "`earnest trajectory aggregate`.",
+    )
+
+
+def _fail_over_option() -> Any:
+    return typer.Option(
+        None,
+        "--fail-over",
+        metavar="RATE",
+        help="Exit 1 when the completion-without-effect rate (over all trajectories) "
+        "exceeds RATE, a fraction between 0 and 1 (e.g. 0.05).",
     )
 
 
@@ -143,6 +165,7 @@ class ScoreFormat(enum.StrEnum):
     json = "json"
     jsonl = "jsonl"
     junit = "junit"
+    parquet = "parquet"
 
 
 class ReplayFormat(enum.StrEnum):
@@ -170,16 +193,11 @@ def score(
         ScoreFormat.table,
         "--format",
         help="table (terminal), json ({battery, trajectories}), jsonl (one object per "
-        "trajectory) or junit (XML for CI: a completion without effect fails).",
+        "trajectory), junit (XML for CI: a completion without effect fails) or parquet "
+        "(one row per trajectory, needs --output and pyarrow: earnest[parquet]).",
         case_sensitive=False,
     ),
-    fail_over: float | None = typer.Option(
-        None,
-        "--fail-over",
-        metavar="RATE",
-        help="Exit 1 when the completion-without-effect rate (over all trajectories) "
-        "exceeds RATE, a fraction between 0 and 1 (e.g. 0.05).",
-    ),
+    fail_over: float | None = _fail_over_option(),
     max_downgrades: int = typer.Option(
         2, "--max-downgrades", help="The replayed gate's downgrade budget per run.", min=0
     ),
@@ -192,6 +210,16 @@ def score(
     input_format: str | None = _input_format_option(),
     output: Path | None = _report_output_option(),
     no_redact: NoRedactOpt = False,
+    shard: str | None = _shard_option(),
+    jobs: int | None = typer.Option(
+        None,
+        "--jobs",
+        "-j",
+        min=1,
+        help="Score in N processes (default: the cores this process may use). The output is "
+        "the same, byte for byte, in input order, whatever N.",
+        show_default=False,
+    ),
 ) -> None:
     """Score recorded agent runs and measure how often "done" had no effect.
 
@@ -209,17 +237,14 @@ def score(
     """
     redaction(no_redact)
     from earnest.cli.output import format_for
-    from earnest.report.trajectory import (
-        render_score_table,
-        score_json,
-        score_jsonl,
-        score_junit,
-    )
-    from earnest.trajectory import Battery, score_trajectory, scorers_for
+    from earnest.parallel import default_jobs
+    from earnest.redact import scrub
+    from earnest.report.trajectory import render_score_table, score_junit, write_score_json
+    from earnest.trajectory import Battery, ReadReport, scorers_for
+    from earnest.trajectory.parallel import ScoreConfig, score_files
 
     fmt = format_for(fmt, output, param="fmt")
-    if fail_over is not None and not 0.0 <= fail_over <= 1.0:
-        raise InputError(None, "--fail-over", f"must be a fraction from 0 to 1, got {fail_over}")
+    _check_fraction(fail_over)
     names = [part for item in dimensions or ["default"] for part in item.split(",")]
     try:
         scorers = scorers_for(names)
@@ -228,28 +253,126 @@ def score(
     if not scorers and not any(n.strip() for n in names):
         raise InputError(None, "--dimensions", "no dimension named")
     files = _checked_files(paths, output, input_format)
-    battery = Battery()
-    report = _read_all(
-        files,
-        input_format,
-        lambda t: battery.add(
-            score_trajectory(t, scorers, max_downgrades=max_downgrades, strict_claims=strict_claims)
-        ),
-    )
-    _finish_reading(report, battery.total, len(files), paths)
+    chosen = _sharded(files, shard)
+    config = ScoreConfig(tuple(names), max_downgrades, input_format, fmt.value, strict_claims)
+    # jsonl and json stream: each result is written (or spooled) as its batch arrives and the
+    # battery holds counts only; a table or JUnit lists every trajectory, so keeps them.
+    streaming = fmt in (ScoreFormat.jsonl, ScoreFormat.json, ScoreFormat.parquet)
+    battery = Battery(keep_results=not streaming)
+    report = ReadReport()
 
-    if fmt is ScoreFormat.json:
-        text = json.dumps(score_json(battery), indent=2, ensure_ascii=False) + "\n"
-    elif fmt is ScoreFormat.jsonl:
-        text = "".join(line + "\n" for line in score_jsonl(battery))
-    elif fmt is ScoreFormat.junit:
-        text = score_junit(battery)
+    def emit(handle: IO[str]) -> None:
+        with tempfile.TemporaryFile("w+", encoding="utf-8", errors="backslashreplace") as spool:
+            elements = 0
+            for batch in score_files(chosen, config, default_jobs() if jobs is None else jobs):
+                report.merge(batch.report)
+                battery.tally.merge(batch.tally)
+                battery.results.extend(batch.results)
+                if fmt is ScoreFormat.jsonl:
+                    handle.writelines(scrub(text) for text in batch.texts)
+                for text in batch.texts if fmt is ScoreFormat.json else ():
+                    spool.write((",\n" if elements else "") + scrub(text))
+                    elements += 1
+            _finish_reading(report, battery.total, len(chosen), paths, empty_ok=not chosen)
+            if fmt is ScoreFormat.json:
+                spool.seek(0)
+                write_score_json(handle, battery.summary(), spool, elements)
+        if fmt is ScoreFormat.junit:
+            handle.write(scrub(score_junit(battery)))
+        elif fmt is ScoreFormat.table:
+            table = _rendered(
+                lambda console: render_score_table(battery, console), screen=output is None
+            )
+            handle.write(scrub(table))
+
+    if fmt is ScoreFormat.parquet:
+        if output is None:
+            raise InputError(None, "--format", "parquet is binary: give --output FILE")
+        from earnest.parquet import TRAJECTORY_COLUMNS, ParquetRows, trajectory_row
+
+        with ParquetRows(output, TRAJECTORY_COLUMNS) as rows:
+            for batch in score_files(chosen, config, default_jobs() if jobs is None else jobs):
+                report.merge(batch.report)
+                battery.tally.merge(batch.tally)
+                for text in batch.texts:
+                    rows.add(trajectory_row(json.loads(text)))
+            _finish_reading(report, battery.total, len(chosen), paths, empty_ok=not chosen)
     elif output is None:
-        text = _rendered(lambda console: render_score_table(battery, console), screen=True)
+        stdout = open(  # noqa: SIM115 - wraps the process's stdout, closed by the process
+            sys.stdout.fileno(), "w", encoding="utf-8", errors="backslashreplace", closefd=False
+        )
+        with contextlib.suppress(BrokenPipeError):
+            emit(stdout)
+            stdout.flush()
     else:
-        text = _rendered(lambda console: render_score_table(battery, console))
-    _emit(text, output)
+        with atomic_writer(output, errors="backslashreplace") as handle:
+            emit(handle)
+    _check_fail_over(battery, fail_over)
 
+
+class AggregateFormat(enum.StrEnum):
+    table = "table"
+    json = "json"
+
+
+@trajectory_app.command("aggregate")
+def aggregate(
+    results: list[Path] = typer.Argument(
+        ...,
+        metavar="RESULTS.jsonl...",
+        help="Per-trajectory results written by `earnest trajectory score --format jsonl` "
+        "(e.g. one file per --shard).",
+        show_default=False,
+    ),
+    fmt: AggregateFormat = typer.Option(
+        AggregateFormat.table,
+        "--format",
+        help="table (terminal) or json ({battery}, the battery of `score --format json`).",
+        case_sensitive=False,
+    ),
+    fail_over: float | None = _fail_over_option(),
+    output: Path | None = _report_output_option(),
+) -> None:
+    """Rebuild the battery summary from per-trajectory results, e.g. of shards.
+
+    Rates, Wilson and t intervals, outcome, termination and per-format counts come out
+    exactly as if every trajectory had been scored in one run. A record that is not a
+    `trajectory score` result, or a trajectory counted twice, stops with the file and line.
+
+    Exit status: 0 aggregated, 1 the rate exceeds --fail-over, 2 bad input.
+    """
+    from earnest.report.trajectory import render_battery_summary
+    from earnest.trajectory.aggregate import aggregate_results
+
+    _check_fraction(fail_over)
+    for path in results:
+        if not path.is_file():
+            raise InputError(path, None, "no such file")
+        if output is not None and path.resolve() == output.resolve():
+            raise InputError(
+                output, None, "the output file is also an input; refusing to overwrite it"
+            )
+    battery = aggregate_results(results)
+    print(
+        f"earnest: {battery.total} trajectory results from {len(results)} files",
+        file=sys.stderr,
+    )
+    if fmt is AggregateFormat.json:
+        text = json.dumps({"battery": battery.summary()}, indent=2, ensure_ascii=False) + "\n"
+    elif output is None:
+        text = _rendered(lambda console: render_battery_summary(battery, console), screen=True)
+    else:
+        text = _rendered(lambda console: render_battery_summary(battery, console))
+    _emit(text, output)
+    _check_fail_over(battery, fail_over)
+
+
+def _check_fraction(fail_over: float | None) -> None:
+    if fail_over is not None and not 0.0 <= fail_over <= 1.0:
+        raise InputError(None, "--fail-over", f"must be a fraction from 0 to 1, got {fail_over}")
+
+
+def _check_fail_over(battery: Battery, fail_over: float | None) -> None:
     rate = battery.cwe_rate
     if fail_over is not None and rate > fail_over:
         print(
@@ -259,6 +382,18 @@ def score(
             file=sys.stderr,
         )
         raise typer.Exit(1)
+
+
+def _sharded(files: list[Path], shard: str | None) -> list[Path]:
+    if shard is None:
+        return files
+    from earnest.shards import parse_shard
+
+    chosen = parse_shard(shard)
+    assert chosen is not None
+    picked = chosen.files(files)
+    print(f"earnest: shard {chosen}: {len(picked)} of {len(files)} files", file=sys.stderr)
+    return picked
 
 
 @trajectory_app.command("replay-gate")
@@ -348,11 +483,15 @@ def _read_all(
     return report
 
 
-def _finish_reading(report: ReadReport, count: int, files: int, paths: list[Path]) -> None:
+def _finish_reading(
+    report: ReadReport, count: int, files: int, paths: list[Path], *, empty_ok: bool = False
+) -> None:
+    """Warnings and the reading summary; nothing readable is an error (``empty_ok``: a shard
+    that was given no file at all, which still writes its empty results)."""
     for line in report.lines():
         print(f"warning: {line}", file=sys.stderr)
     print(_summary(report, count, files), file=sys.stderr)
-    if count == 0:
+    if count == 0 and not empty_ok:
         where = ", ".join(str(p) for p in paths)
         raise InputError(where, None, "no readable trajectory found")
 

@@ -18,8 +18,9 @@ from typing import Any
 
 from earnest.pressure.models import VERDICTS, Fixture, Suite
 from earnest.pressure.replies import ReplyRecord, read_replies
+from earnest.pressure.tally import VerdictTally
 from earnest.pressure.verdict import Judgement, judge
-from earnest.stats import wilson_interval
+from earnest.shards import Shard
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,17 +75,8 @@ class ScoreResult:
         return sum(1 for r in self.replies if r.judgement.unmatched_failure)
 
     def summary(self) -> dict[str, Any]:
-        low, high = wilson_interval(self.passed, self.total)
-        return {
-            "citation": self.citation,
-            "total": self.total,
-            "passed": self.passed,
-            "failed": self.failed,
-            "counts": dict(self.counts),
-            "pass_rate": (self.passed / self.total) if self.total else None,
-            "pass_rate_interval": [round(low, 4), round(high, 4)] if self.total else None,
-            "unmatched_failures": self.unmatched_failures,
-        }
+        # One summary code for scoring at once and for `earnest aggregate` of shards.
+        return VerdictTally(dict(self.counts), self.unmatched_failures, self.citation).summary()
 
 
 def fixture_index(suite: Suite) -> tuple[dict[str, Fixture], dict[str, str]]:
@@ -98,25 +90,38 @@ def fixture_index(suite: Suite) -> tuple[dict[str, Fixture], dict[str, str]]:
     return fixtures, broken
 
 
-def iter_scored(suite: Suite, paths: Iterable[str | Path]) -> Iterator[ScoredReply]:
-    """Judge every reply in ``paths``, streaming, in input order, under the suite's citation
-    settings (``citation``, ``citations_from_reasoning``)."""
+def judge_record(suite: Suite, fixture: Fixture, record: ReplyRecord) -> Judgement:
+    """Judge one recorded reply under the suite's citation settings (``citation``,
+    ``citations_from_reasoning``), with what an acted-out sample did: the one call every
+    scoring path makes (in process and in ``--jobs`` workers alike)."""
+    return judge(
+        fixture,
+        suite.rules,
+        record.response,
+        record.order,
+        citation=suite.config.citation,
+        citations_from_reasoning=suite.config.citations_from_reasoning,
+        did=record.did,
+    )
+
+
+def iter_scored(
+    suite: Suite, paths: Iterable[str | Path], shard: Shard | None = None, jobs: int = 1
+) -> Iterator[ScoredReply]:
+    """Judge every reply in ``paths`` (only ``shard``'s share, by place in input order),
+    streaming, in input order, in ``jobs`` processes (:mod:`earnest.pressure.parallel`).
+    Every shard reads and checks all replies."""
     fixtures, broken = fixture_index(suite)
-    citation = suite.config.citation
-    from_reasoning = suite.config.citations_from_reasoning
-    for path in paths:
-        for record in read_replies(path, fixtures, broken=broken):
-            fixture = fixtures[record.fixture_id]
-            judgement = judge(
-                fixture,
-                suite.rules,
-                record.response,
-                record.order,
-                citation=citation,
-                citations_from_reasoning=from_reasoning,
-                did=record.did,
-            )
+    records = (r for path in paths for r in read_replies(path, fixtures, broken=broken))
+    if jobs > 1:
+        from earnest.pressure.parallel import judge_records
+
+        chosen = records if shard is None else shard.stream(records)
+        for record, judgement in judge_records(suite, chosen, jobs):
             yield ScoredReply(record, judgement)
+        return
+    for record in records if shard is None else shard.stream(records):
+        yield ScoredReply(record, judge_record(suite, fixtures[record.fixture_id], record))
 
 
 class ScoreTally:
@@ -150,9 +155,12 @@ def count_verdicts(scored: Iterable[ScoredReply]) -> dict[str, int]:
     return counts
 
 
-def score_replies(suite: Suite, paths: Iterable[str | Path]) -> ScoreResult:
-    """Score every reply in ``paths``; raises :class:`~earnest.errors.InputError` on bad input."""
-    scored = tuple(iter_scored(suite, paths))
+def score_replies(
+    suite: Suite, paths: Iterable[str | Path], shard: Shard | None = None, jobs: int = 1
+) -> ScoreResult:
+    """Score every reply in ``paths`` (or ``shard``'s share, in ``jobs`` processes); raises
+    :class:`~earnest.errors.InputError` on bad input."""
+    scored = tuple(iter_scored(suite, paths, shard, jobs))
     return ScoreResult(scored, count_verdicts(scored), citation=suite.config.citation)
 
 

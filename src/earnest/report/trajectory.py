@@ -11,9 +11,10 @@ Example:
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from rich.console import Console
 from rich.table import Table
@@ -56,6 +57,22 @@ def score_json(battery: Battery) -> dict[str, Any]:
         "battery": battery.summary(),
         "trajectories": [r.to_dict() for r in battery.results],
     }
+
+
+def write_score_json(
+    handle: IO[str], summary: dict[str, Any], elements: IO[str], count: int
+) -> None:
+    """Write ``json.dumps(score_json(...), indent=2) + "\\n"`` from the battery ``summary`` and
+    the ``count`` trajectory ``elements`` already rendered (by
+    :func:`earnest.trajectory.parallel.json_element`, joined by ``,\\n``) in a spool file:
+    the same bytes, without holding the trajectories in memory."""
+    battery = json.dumps(summary, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+    if not count:
+        handle.write(f'{{\n  "battery": {battery},\n  "trajectories": []\n}}\n')
+        return
+    handle.write(f'{{\n  "battery": {battery},\n  "trajectories": [\n')
+    shutil.copyfileobj(elements, handle)
+    handle.write("\n  ]\n}\n")
 
 
 def score_jsonl(battery: Battery) -> Iterator[str]:

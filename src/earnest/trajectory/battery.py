@@ -38,12 +38,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from earnest.effects import DEFAULT_REGISTRY, ToolRegistry
-from earnest.stats import mean_interval, wilson_interval
+from earnest.stats import mean_interval_of_sums, wilson_interval
 from earnest.trajectory.model import Trajectory
 from earnest.trajectory.replay import TrajectoryReplay, replay_trajectory
 from earnest.trajectory.said_did import CheckedClaim, check_claims, effect_without_request
@@ -105,6 +105,7 @@ class TrajectoryResult:
             "termination": {"reason": self.termination, "detail": self.termination_detail},
             "reason": self.reason,
             "tool_calls": self.tool_calls,
+            "claimed_completion": replay.final_claim is not None,
             "aggregate": round(self.aggregate, 4) if self.scores.dimensions else None,
             "dimensions": self.scores.to_dict(),
             "gate": {
@@ -170,22 +171,203 @@ def score_trajectory(
     )
 
 
+SCALE = 10_000
+"""Scores are recorded to 4 decimals; the tally sums them as integers of 1/SCALE, exactly."""
+
+
+@dataclass
+class _Moments:
+    """Exact running sums of values recorded to 4 decimals (integers of ``1/SCALE``)."""
+
+    n: int = 0
+    total: int = 0
+    squares: int = 0
+
+    def add(self, units: int) -> None:
+        self.n += 1
+        self.total += units
+        self.squares += units * units
+
+    def merge(self, other: _Moments) -> None:
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
+    def interval(self) -> tuple[float, float, float]:
+        return mean_interval_of_sums(self.n, self.total, self.squares, SCALE)
+
+
+@dataclass
+class _DimensionTally:
+    scores: _Moments = field(default_factory=_Moments)
+    confidence: int = 0
+    weighted: int = 0  # sum of score * confidence, in 1/SCALE**2
+
+
+def _units(value: float) -> int:
+    """A recorded score (4 decimals) as an integer of ``1/SCALE``: ``_units(0.6667) == 6667``."""
+    return round(value * SCALE)
+
+
+@dataclass
+class BatteryTally:
+    """The battery summary's counts and exact sums, fed one per-trajectory record at a time.
+
+    A record is the ``earnest trajectory score --format jsonl`` object
+    (:meth:`TrajectoryResult.to_dict`), so a battery scored at once and one rebuilt from the
+    jsonl of its shards (``earnest trajectory aggregate``) go through this same code and give
+    the same summary; sums are integers, so the order of the records does not matter either.
+    Memory is counts, not results.
+    """
+
+    n: int = 0
+    cwe: int = 0
+    claimed: int = 0
+    outcomes: Counter[str] = field(default_factory=Counter)
+    terminations: Counter[str] = field(default_factory=Counter)
+    formats: dict[str, dict[str, int]] = field(default_factory=dict)
+    dimensions: dict[str, _DimensionTally] = field(default_factory=dict)
+    aggregate: _Moments = field(default_factory=_Moments)
+    gate: Counter[str] = field(default_factory=Counter)
+    effect_without_request: int = 0
+    unverified_claims: int = 0
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """Count one record (already checked: see :mod:`earnest.trajectory.aggregate`)."""
+        self.n += 1
+        cwe = bool(record["completion_without_effect"])
+        abnormal = bool(record["terminated_abnormally"])
+        self.cwe += cwe
+        self.claimed += bool(record["claimed_completion"])
+        self.outcomes[record["outcome"]] += 1
+        self.terminations[record["termination"]["reason"]] += 1
+        row = self.formats.setdefault(
+            record["format"], {"trajectories": 0, "completion_without_effect": 0, "abnormal": 0}
+        )
+        row["trajectories"] += 1
+        row["completion_without_effect"] += cwe
+        row["abnormal"] += abnormal
+        for name, body in record["dimensions"].items():
+            dim = self.dimensions.setdefault(name, _DimensionTally())
+            score, confidence = _units(body["score"]), _units(body["confidence"])
+            dim.scores.add(score)
+            dim.confidence += confidence
+            dim.weighted += score * confidence
+        if record["aggregate"] is not None:
+            self.aggregate.add(_units(record["aggregate"]))
+        gate = record["gate"]
+        for key in ("claims", "downgraded", "exhausted"):
+            self.gate[key] += gate[key]
+        # Said versus did (earnest.trajectory.said_did): acting on a question, unbacked claims.
+        self.effect_without_request += bool(record.get("effect_without_request"))
+        claims = record.get("claims")
+        self.unverified_claims += bool(isinstance(claims, Mapping) and claims.get("unverified"))
+
+    def merge(self, other: BatteryTally) -> None:
+        """Add the counts of ``other`` (e.g. a batch scored in another process): the sums are
+        integers, so merging gives exactly the tally of adding every record here."""
+        self.n += other.n
+        self.cwe += other.cwe
+        self.claimed += other.claimed
+        self.outcomes.update(other.outcomes)
+        self.terminations.update(other.terminations)
+        for name, row in other.formats.items():
+            mine = self.formats.setdefault(
+                name, {"trajectories": 0, "completion_without_effect": 0, "abnormal": 0}
+            )
+            for key, value in row.items():
+                mine[key] += value
+        for name, dim in other.dimensions.items():
+            own = self.dimensions.setdefault(name, _DimensionTally())
+            own.scores.merge(dim.scores)
+            own.confidence += dim.confidence
+            own.weighted += dim.weighted
+        self.aggregate.merge(other.aggregate)
+        self.gate.update(other.gate)
+        self.effect_without_request += other.effect_without_request
+        self.unverified_claims += other.unverified_claims
+
+    def summary(self) -> dict[str, Any]:
+        """The ``battery`` object of ``earnest trajectory score --format json``."""
+        n = self.n
+        dimensions: dict[str, Any] = {}
+        for dim in TrajectoryDimension:
+            tally = self.dimensions.get(dim.value)
+            if tally is None:
+                continue
+            mean, low, high = tally.scores.interval()
+            count = tally.scores.n
+            weighted = tally.weighted / (tally.confidence * SCALE) if tally.confidence else None
+            dimensions[dim.value] = {
+                "n": count,
+                "mean": _num(mean),
+                # Scores live in [0, 1]; a t-interval can overshoot near the bounds.
+                "ci_low": _bound(low),
+                "ci_high": _bound(high),
+                "weighted_mean": _num(weighted),
+                "mean_confidence": _num(tally.confidence / (count * SCALE)),
+            }
+        agg_mean, agg_low, agg_high = self.aggregate.interval()
+        cwe = self.cwe
+        low, high = wilson_interval(cwe, n)
+        return {
+            "trajectories": n,
+            "completion_without_effect": {
+                "count": cwe,
+                "rate": _num(cwe / n) if n else None,
+                "ci_low": _num(low) if n else None,
+                "ci_high": _num(high) if n else None,
+                "claimed_completions": self.claimed,
+            },
+            "outcomes": {o: self.outcomes.get(o, 0) for o in OUTCOMES},
+            "terminations": dict(sorted(self.terminations.items())),
+            "formats": {k: dict(v) for k, v in sorted(self.formats.items())},
+            "dimensions": dimensions,
+            "aggregate": {
+                "n": self.aggregate.n,
+                "mean": _num(agg_mean),
+                "ci_low": _bound(agg_low),
+                "ci_high": _bound(agg_high),
+            },
+            "gate": {k: self.gate.get(k, 0) for k in ("claims", "downgraded", "exhausted")},
+            "effect_without_request": self.effect_without_request,
+            "unverified_claims": self.unverified_claims,
+        }
+
+
 @dataclass
 class Battery:
-    """Results of many trajectories, and their summary."""
+    """Results of many trajectories, and their summary (by :class:`BatteryTally`).
+
+    ``keep_results=False`` keeps only the tally: a streaming scorer writes each result as it
+    is judged and holds counts, not results.
+    """
 
     results: list[TrajectoryResult] = field(default_factory=list)
+    keep_results: bool = True
+    tally: BatteryTally = field(default_factory=BatteryTally, repr=False)
 
-    def add(self, result: TrajectoryResult) -> None:
-        self.results.append(result)
+    def __post_init__(self) -> None:
+        for result in self.results:
+            self.tally.add(result.to_dict())
+
+    def add(self, result: TrajectoryResult, record: Mapping[str, Any] | None = None) -> None:
+        """Add ``result``; ``record`` is its :meth:`~TrajectoryResult.to_dict` if already made."""
+        if self.keep_results:
+            self.results.append(result)
+        self.tally.add(result.to_dict() if record is None else record)
+
+    def add_record(self, record: Mapping[str, Any]) -> None:
+        """Add a per-trajectory record read back from ``--format jsonl`` output."""
+        self.tally.add(record)
 
     @property
     def total(self) -> int:
-        return len(self.results)
+        return self.tally.n
 
     @property
     def completions_without_effect(self) -> int:
-        return sum(1 for r in self.results if r.completion_without_effect)
+        return self.tally.cwe
 
     @property
     def cwe_rate(self) -> float:
@@ -194,68 +376,7 @@ class Battery:
 
     def summary(self) -> dict[str, Any]:
         """The ``battery`` object of ``earnest trajectory score --format json``."""
-        results = self.results
-        n = len(results)
-        dimensions: dict[str, Any] = {}
-        for dim in TrajectoryDimension:
-            scored = [r.scores.dimensions[dim] for r in results if dim in r.scores.dimensions]
-            if not scored:
-                continue
-            mean, low, high = mean_interval([d.score for d in scored])
-            weight = sum(d.confidence for d in scored)
-            weighted = sum(d.score * d.confidence for d in scored) / weight if weight else None
-            dimensions[dim.value] = {
-                "n": len(scored),
-                "mean": _num(mean),
-                # Scores live in [0, 1]; a t-interval can overshoot near the bounds.
-                "ci_low": _bound(low),
-                "ci_high": _bound(high),
-                "weighted_mean": _num(weighted),
-                "mean_confidence": _num(weight / len(scored)),
-            }
-        aggregates = [r.aggregate for r in results if r.scores.dimensions]
-        agg_mean, agg_low, agg_high = mean_interval(aggregates)
-        cwe = self.completions_without_effect
-        low, high = wilson_interval(cwe, n)
-        outcomes = Counter(r.outcome for r in results)
-        formats: dict[str, dict[str, int]] = {}
-        for r in results:
-            row = formats.setdefault(
-                r.format, {"trajectories": 0, "completion_without_effect": 0, "abnormal": 0}
-            )
-            row["trajectories"] += 1
-            row["completion_without_effect"] += r.completion_without_effect
-            row["abnormal"] += r.terminated_abnormally
-        replays = [r.replay for r in results]
-        return {
-            "trajectories": n,
-            "completion_without_effect": {
-                "count": cwe,
-                "rate": _num(cwe / n) if n else None,
-                "ci_low": _num(low) if n else None,
-                "ci_high": _num(high) if n else None,
-                "claimed_completions": sum(1 for r in results if r.replay.final_claim),
-            },
-            "outcomes": {o: outcomes.get(o, 0) for o in OUTCOMES},
-            "terminations": dict(sorted(Counter(r.termination for r in results).items())),
-            "formats": dict(sorted(formats.items())),
-            "dimensions": dimensions,
-            "aggregate": {
-                "n": len(aggregates),
-                "mean": _num(agg_mean),
-                "ci_low": _bound(agg_low),
-                "ci_high": _bound(agg_high),
-            },
-            "gate": {
-                "claims": sum(len(p.claims) for p in replays),
-                "downgraded": sum(p.count("downgraded") for p in replays),
-                "exhausted": sum(p.count("exhausted") for p in replays),
-            },
-            "effect_without_request": sum(1 for r in results if r.effect_without_request),
-            "unverified_claims": sum(
-                1 for r in results if r.claims and any(not c.verified for c in r.claims)
-            ),
-        }
+        return self.tally.summary()
 
 
 def _bound(value: float) -> float | None:
@@ -270,4 +391,12 @@ def _num(value: float | None) -> float | None:
     return round(value, 4)
 
 
-__all__ = ["OUTCOMES", "Battery", "Outcome", "TrajectoryResult", "score_trajectory"]
+__all__ = [
+    "OUTCOMES",
+    "SCALE",
+    "Battery",
+    "BatteryTally",
+    "Outcome",
+    "TrajectoryResult",
+    "score_trajectory",
+]

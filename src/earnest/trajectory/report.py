@@ -85,6 +85,23 @@ class ReadReport:
         if first:
             self.warn(file, line, f"unrecognised {what} (ignored)")
 
+    def merge(self, other: ReadReport) -> None:
+        """Add ``other`` (the report of later files, e.g. read in another process) to this one.
+
+        Files are never split between reports, so the per-file warning bound holds and the
+        warnings keep their reading order.
+        """
+        self.warnings.extend(other.warnings)
+        self.skipped_lines += other.skipped_lines
+        self.comment_lines += other.comment_lines
+        self.files_read += other.files_read
+        self.files_skipped += other.files_skipped
+        self.trajectories += other.trajectories
+        self.formats.update(other.formats)
+        self.unknown_blocks.update(other.unknown_blocks)
+        self.suppressed.update(other.suppressed)
+        self._per_file.update(other._per_file)
+
     def lines(self) -> list[str]:
         """Every warning as ``file:line: message``, plus one line per suppressed batch."""
         out = [str(w) for w in self.warnings]
