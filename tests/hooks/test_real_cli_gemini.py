@@ -122,5 +122,7 @@ def test_gemini_corrected_claim_after_a_deny_is_judged_alone(tmp_path: Path) -> 
     lagging = tmp_path / "state-lag"
     hook("gemini", chat.after_agent(path, FIX, over), lagging)
     write_jsonl(path, chat.records[:-3])  # the corrected answer not yet written
-    stale = hook("gemini", chat.after_agent(path, FIX, f"{over}\n{corrected}", active=True), lagging)
+    stale = hook(
+        "gemini", chat.after_agent(path, FIX, f"{over}\n{corrected}", active=True), lagging
+    )
     assert not blocked(stale), stale

@@ -14,6 +14,9 @@ turn's tool results, then ``apply()`` to the evaluator's result. When enabled:
 - any verified effect (a check, or a delta that holds up in the workspace) satisfies any class;
   a grounded-claim expectation is also met by :class:`GroundedClaimChecker` (read evidence,
   existing file references, or a direct answer with no tool calls at all);
+- a final message that says plainly what was not done and claims nothing done
+  (:func:`~earnest.effects.claimed.reports_not_done`: "I could not create newfile.py") is
+  no completion claim: it stands, annotated ``not_a_completion``;
 - otherwise the COMPLETE becomes a new ``RETRY`` with score at most 0.4, reason
   ``completion-without-effect: <what is missing>`` and metadata
   ``completion_without_effect: True``; with ``strict_claims``, claims in ``content`` that do
@@ -221,6 +224,14 @@ class EffectGate:
         if satisfied is not None and not failures:
             info["satisfied_by"] = satisfied
             return _annotate(evaluation, {"effect_gate": info})
+        if satisfied is None and not failures and content:
+            from earnest.effects.claimed import reports_not_done
+
+            if reports_not_done(content):
+                # "I could not create newfile.py": the honest answer the downgrade's advice
+                # invites claims nothing done, so there is no completion to back.
+                info["not_a_completion"] = "the final message says what was not done"
+                return _annotate(evaluation, {"effect_gate": info})
 
         info.update(self.ledger.summary())
         if dropped:
