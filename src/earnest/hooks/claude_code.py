@@ -22,12 +22,12 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 from pathlib import Path
 from typing import Any
 
+from earnest._digest import sha256_hex
 from earnest.errors import InputError
 from earnest.hooks.core import RunView, decide, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
@@ -86,7 +86,7 @@ def _fingerprint(path: Path, offset: int) -> dict[str, Any]:
     return {
         "dev": info.st_dev,
         "ino": info.st_ino,
-        "tail": hashlib.sha256(tail).hexdigest(),
+        "tail": sha256_hex(tail),
     }
 
 

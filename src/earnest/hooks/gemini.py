@@ -22,9 +22,9 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 
+from earnest._digest import sha256_hex
 from earnest.errors import InputError
 from earnest.hooks.core import RunView, decide, read_document_run, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
@@ -82,7 +82,7 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     request = payload.text("prompt")
     if request.strip():
         # Gemini names the request itself; the log's copy of it can lag.
-        key = run.prompt_key or hashlib.sha256(request.encode("utf-8")).hexdigest()[:16]
+        key = run.prompt_key or sha256_hex(request.encode("utf-8"))[:16]
         run = replace(run, request=request, prompt_key=key)
     # Gemini sends a deny reason back to the agent as its next prompt: a prompt that is one of
     # our reasons is a continuation even if the flag says otherwise, or the budget would refill.
