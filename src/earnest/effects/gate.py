@@ -59,7 +59,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from earnest.effects.expectation import effect_class_for_task_type, expected_effect_class
-from earnest.effects.grounding import GroundedClaimChecker
 from earnest.effects.ledger import EffectLedger
 from earnest.effects.models import EffectClass, EffectEvidence, EvaluationDecision, EvaluationResult
 from earnest.effects.registry import DEFAULT_REGISTRY, ToolRegistry
@@ -68,6 +67,7 @@ from earnest.errors import InputError
 
 if TYPE_CHECKING:
     from earnest.effects.claims import ClaimCheck
+    from earnest.effects.grounding import GroundedClaimChecker
 
 ENV_VAR = "EARNEST_EFFECT_GATE"
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -132,7 +132,7 @@ class EffectGate:
         self.config = config if config is not None else EffectGateConfig()
         self.enabled = resolve_enabled(self.config, env)
         self.ledger = EffectLedger(self.config.registry)
-        self.checker = GroundedClaimChecker()
+        self._checker: GroundedClaimChecker | None = None
         self._workspace_root = workspace
         self.workspace: Workspace | None = Workspace(workspace) if workspace is not None else None
         self.baseline_note: str | None = None
@@ -295,6 +295,16 @@ class EffectGate:
             if claims_a_change(content):
                 expected = EffectClass.WORKSPACE_DELTA
         return expected or EffectClass.GROUNDED_CLAIM
+
+    @property
+    def checker(self) -> GroundedClaimChecker:
+        """The grounded-claim checker, built when a grounded claim is first judged (a stop
+        hook judging a change request never needs it, nor its import)."""
+        if self._checker is None:
+            from earnest.effects.grounding import GroundedClaimChecker
+
+            self._checker = GroundedClaimChecker()
+        return self._checker
 
     def _baseline_label(self) -> str:
         ws = self.workspace
