@@ -23,7 +23,6 @@ Example:
 from __future__ import annotations
 
 import os
-import pickle
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,15 @@ from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import SessionState, StateStore
 from earnest.hooks.stdin import STDIN
 
+try:  # the C pickler itself: pickle.py only wraps it, and every stop would import it
+    from _pickle import dumps as _dumps
+    from _pickle import loads as _loads
+except ImportError:  # an interpreter without the accelerator
+    from pickle import dumps as _dumps
+    from pickle import loads as _loads
+
 CLI = "claude-code"
+_PROTOCOL = 5  # pickle.HIGHEST_PROTOCOL of every Python earnest supports (3.11+)
 STOP_EVENTS = ("", "Stop", "SubagentStop")
 _TAIL = 4096  # bytes before the offset whose hash proves the transcript was only appended to
 
@@ -107,7 +114,7 @@ def _resume(path: Path, state: SessionState, store: StateStore) -> Any:
     if blob is None:
         return None
     try:
-        offset, session = pickle.loads(blob)
+        offset, session = _loads(blob)
     except Exception:  # an old or damaged blob: read the transcript again
         return None
     if offset != state.offset:
@@ -176,7 +183,7 @@ def read_run(path: Path, state: SessionState, store: StateStore) -> Any:
     if isinstance(start, dict):
         state.reader["run"] = start
     try:
-        blob = pickle.dumps((offset, session), protocol=pickle.HIGHEST_PROTOCOL)
+        blob = _dumps((offset, session), protocol=_PROTOCOL)
         store.save_blob(state, blob)
     except OSError:
         store.drop_blob(state)  # next call reads again: slower, still right
