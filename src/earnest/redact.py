@@ -41,16 +41,25 @@ _END = r"(?![A-Za-z0-9_-])"
 @dataclass(frozen=True, slots=True)
 class Rule:
     """One kind of secret: ``id`` (as in gitleaks where it has one), a literal ``needle`` every
-    match contains (a fast pre-check), the ``pattern`` and the ``group`` that is the secret."""
+    match contains (a fast pre-check), the ``pattern``'s ``source`` and ``flags``, and the
+    ``group`` that is the secret."""
 
     id: str
     needle: str
-    pattern: re.Pattern[str]
+    source: str
     group: int = 0
+    flags: int = 0
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The compiled pattern, compiled the first time a text holds the needle: a stop hook
+        scrubs every state file it writes, and compiling all the rules up front cost more
+        than the judgement itself (``re`` keeps the compiled pattern)."""
+        return re.compile(self.source, self.flags)
 
 
 def _rule(id: str, needle: str, body: str, *, group: int = 0, flags: int = 0) -> Rule:
-    return Rule(id, needle, re.compile(body, flags), group)
+    return Rule(id, needle, body, group, flags)
 
 
 def _prefixed(id: str, needle: str, body: str, flags: int = 0) -> Rule:
@@ -120,10 +129,18 @@ RULES: tuple[Rule, ...] = (
 """The rules, applied in order (a longer, more specific prefix before a shorter one)."""
 
 # An AWS secret access key within this many characters after its key id, however labelled.
-_AWS_PAIR = re.compile(
+_AWS_PAIR_SOURCE = (
     r"(?:A3T[A-Z0-9]|AKIA|ASIA)[A-Z2-7]{16}(?:\[REDACTED:aws-access-key-id\])?"
     r"[^\n]{0,120}?(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 )
+_AWS_IDS = ("AKIA", "ASIA", "A3T")
+
+
+def _aws_pairs(text: str) -> list[re.Match[str]]:
+    """The key id + secret pairs in ``text`` (compiled only when a key id prefix is there)."""
+    if not any(needle in text for needle in _AWS_IDS):
+        return []
+    return list(re.compile(_AWS_PAIR_SOURCE).finditer(text))
 
 
 def _label(rule_id: str) -> str:
@@ -146,7 +163,7 @@ def _substitute(rule: Rule) -> Callable[[re.Match[str]], str]:
 
 def _aws_pair(text: str) -> str:
     # The key id is matched on the raw text; its secret is redacted in place.
-    if "AKIA" not in text and "ASIA" not in text and "A3T" not in text:
+    if not any(needle in text for needle in _AWS_IDS):
         return text
 
     def sub(m: re.Match[str]) -> str:
@@ -156,7 +173,7 @@ def _aws_pair(text: str) -> str:
         s, e = m.start(1) - m.start(), m.end(1) - m.start()
         return m.group(0)[:s] + _label("aws-secret-access-key") + m.group(0)[e:]
 
-    return _AWS_PAIR.sub(sub, text)
+    return re.compile(_AWS_PAIR_SOURCE).sub(sub, text)
 
 
 def redact(text: str) -> str:
@@ -171,7 +188,7 @@ def redact(text: str) -> str:
 def find(text: str) -> list[tuple[str, str]]:
     """``(rule id, secret)`` for every secret in ``text`` (what :func:`redact` replaces)."""
     out: list[tuple[str, str]] = []
-    for m in _AWS_PAIR.finditer(text):
+    for m in _aws_pairs(text):
         out.append(("aws-secret-access-key", m.group(1)))
     for rule in RULES:
         if rule.needle in text:
@@ -211,7 +228,7 @@ def has_secret(data: bytes | str) -> bool:
 
 
 def _spans(text: str) -> list[tuple[int, int]]:
-    found = [m.span(1) for m in _AWS_PAIR.finditer(text)]
+    found = [m.span(1) for m in _aws_pairs(text)]
     for rule in RULES:
         if rule.needle in text:
             found += [m.span(rule.group) for m in rule.pattern.finditer(text)]

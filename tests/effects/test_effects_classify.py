@@ -410,3 +410,36 @@ def test_swe_agent_function_calls():
     assert ("edit", [("edit", ())]) in judged
     assert ("bash", [("delete", ("reproduce.py",))]) in judged
     assert judged[-1] == ("submit", [])
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        # Codex 0.171, apply_patch inside exec_command whose context is not in the file.
+        "apply_patch verification failed: Failed to find expected lines in /w/app.py:\n"
+        "def total(xs):\n    return sum(ys) + 2",
+        "apply_patch verification failed: invalid hunk at line 3, '@@' is not a valid hunk header",
+        "Invalid patch: The first line of the patch must be '*** Begin Patch'",
+        "Failed to find context 'def total' in /w/app.py",
+        "patch rejected: writing is blocked by read-only sandbox",
+        "Exit code: 0\nWall time: 0 seconds\nOutput:\napply_patch verification failed: no hunks",
+    ],
+)
+def test_a_patch_that_did_not_apply_is_a_failure(output: str) -> None:
+    patch = "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: app.py\n*** End Patch\nEOF"
+    for result in (
+        {"name": "exec_command", "arguments": {"cmd": patch}, "output": output},
+        {"name": "apply_patch", "input": {"input": patch[16:-4]}, "output": output},
+    ):
+        observed = observe_tool_result(result)
+        assert not observed.success and observed.evidence == (), (result, observed)
+
+
+def test_a_patch_error_later_in_a_programs_output_is_not_a_failure() -> None:
+    result = {
+        "name": "exec_command",
+        "arguments": {"cmd": "sed -i 's/a/b/' app.py && cat log.txt"},
+        "output": "Exit code: 0\nOutput:\nline one\napply_patch verification failed: old log\n",
+    }
+    observed = observe_tool_result(result)
+    assert observed.success and observed.evidence

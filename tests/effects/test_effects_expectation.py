@@ -141,3 +141,32 @@ def test_text_rules_are_configurable():
     rules = ExpectationRules(text_kinds=frozenset({"changelog"}))
     assert expected_effect_class("write the changelog", rules) is CLAIM
     assert expected_effect_class("write a poem", rules) is DELTA
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "please really fix total() in app.py",  # the real-CLI tier's prompt
+        "Please carefully update the README",
+        "really fix it",
+        "please really carefully rename foo to bar",
+        "Could you properly implement the parser?",
+        "The build is red. Please actually fix it.",
+    ],
+)
+def test_an_adverb_before_the_verb_does_not_hide_a_change_request(request_text: str):
+    assert expected_effect_class(request_text) is EffectClass.WORKSPACE_DELTA
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("Really, what does app.py do?", EffectClass.GROUNDED_CLAIM),
+        ("Actually, how does total() work?", EffectClass.GROUNDED_CLAIM),
+        ("Finally the build passes.", None),
+        ("Honestly I do not know what this does", None),
+        ("apply the patch", EffectClass.WORKSPACE_DELTA),  # an -ly word that is the verb
+    ],
+)
+def test_adverbs_give_no_opinion_of_their_own(request_text: str, expected: EffectClass | None):
+    assert expected_effect_class(request_text) is expected

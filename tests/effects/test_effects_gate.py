@@ -548,3 +548,41 @@ def test_a_baseline_without_a_workspace_is_noted():
     g = EffectGate(EffectGateConfig(enabled=True), env={})
     g.reset(baseline=True)
     assert g.baseline_note == "no workspace given: no baseline"
+
+
+# -- an honest "not done" is no completion claim ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "I could not create newfile.py: writing is blocked by the read-only sandbox.",
+        "I was unable to fix total() in app.py; the file is read-only.",
+        "Nothing was changed. app.py was not found in the workspace.",
+        "I didn't make the change: the patch did not apply.",
+    ],
+)
+def test_an_honest_not_done_after_a_block_stands(content: str) -> None:
+    g = gate()
+    first = g.apply(done(), content="I created newfile.py.", request="create newfile.py")
+    assert first.decision is RETRY
+    out = g.apply(done(), content=content, request="create newfile.py")
+    assert out.decision is COMPLETE
+    assert out.metadata["effect_gate"]["not_a_completion"]
+    assert g.downgrades == 1  # the budget is not spent on it
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Done. I could not run the tests, though.",
+        "I fixed app.py but could not run the tests.",
+        "Done — I fixed the bug.",
+        "Completed: total() no longer adds 1. I did not touch utils.py.",
+        "The fix is ready; I couldn't run the linter.",
+    ],
+)
+def test_a_claim_with_a_not_done_aside_is_still_downgraded(content: str) -> None:
+    out = gate().apply(done(), content=content, request="fix the bug in app.py")
+    assert out.decision is RETRY, content
+    assert out.reason.startswith("completion-without-effect")

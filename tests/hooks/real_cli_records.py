@@ -187,8 +187,11 @@ class CodexRollout:
             )
         )
 
-    def exec_command(self, cmd: str, output: str, exit_code: int = 0) -> None:
-        """A model without the freeform patch tool runs everything through exec_command."""
+    def exec_command(self, cmd: str, output: str, exit_code: int | None = 0) -> None:
+        """A model without the freeform patch tool runs everything through exec_command.
+
+        ``exit_code=None``: the output as Codex records an apply_patch it intercepted and
+        could not apply, bare text with no header."""
         self._calls += 1
         call_id = f"call_{self._calls:03d}"
         self.records.append(
@@ -203,7 +206,9 @@ class CodexRollout:
             )
         )
         text = (
-            f"Chunk ID: {self._calls:06x}\nWall time: 0.0100 seconds\n"
+            output
+            if exit_code is None
+            else f"Chunk ID: {self._calls:06x}\nWall time: 0.0100 seconds\n"
             f"Process exited with code {exit_code}\nOriginal token count: 20\nOutput:\n{output}"
         )
         self.records.append(

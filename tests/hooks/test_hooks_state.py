@@ -91,3 +91,49 @@ def test_blob_is_refused_when_others_can_write_it(tmp_path: Path) -> None:
     os.chmod(blob.parent, 0o700)
     store.drop_blob(state)
     assert store.load_blob(state) is None
+
+
+def test_a_reader_holding_a_secret_keeps_a_text_free_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # h12a stopped saving the reader when it held a secret; the next stops then had no
+    # checkpoint at all. The run's start is kept instead, as offsets and message ids.
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from claude_session import Session
+
+    from earnest.hooks.claude_code import read_run
+    from earnest.trajectory.readers import claude_tail
+
+    secret = "sk-ant-api03-" + "Q7x" * 20
+    session = Session(tmp_path)
+    for i in range(40):  # earlier runs: the checkpoint must save scanning back past them
+        session.prompt(f"question {i}")
+        session.say(f"answer {i}")
+    session.prompt(f"Deploy with {secret} and write notes.txt")
+    (session.workspace / "notes.txt").write_text("hi\n")
+    session.tool("Write", {"file_path": str(session.workspace / "notes.txt")}, "File created")
+    session.say("Done: I wrote notes.txt.")
+    store = StateStore(session.state)
+    state = store.load("claude-code", session.session_id)
+    first = read_run(session.transcript, state, store)
+    store.save(state)
+    assert not store.blob_path(state).exists()  # the reader holds the secret: not saved
+    saved = b"".join(p.read_bytes() for p in session.state.rglob("*") if p.is_file())
+    assert secret.encode() not in saved
+    run = json.loads(store.path_for("claude-code", session.session_id).read_text())["state"]
+    start = run["reader"]["run"]
+    assert 0 < start["offset"] <= start["prompt"] < run["offset"]
+    session.say("Still done.")
+
+    def no_scan(*args: object, **kwargs: object) -> object:
+        raise AssertionError("scanned the transcript again")
+
+    monkeypatch.setattr(claude_tail, "find_run_start", no_scan)
+    state = store.load("claude-code", session.session_id)
+    second = read_run(session.transcript, state, store)
+    assert second.user_request == first.user_request
+    assert [c.name for c in second.tool_calls] == ["Write"]
+    assert second.final_message == "Still done."
+    assert state.offset == session.transcript.stat().st_size

@@ -89,3 +89,40 @@ def test_gemini_jsonl_rewind_drops_the_rewound_messages(tmp_path: Path) -> None:
     texts = [m["text"] for m in t["messages"]]
     assert "Explain app.py" not in texts and "It sums a list." not in texts
     assert t["user_request"] == "What does app.py return for []?"
+
+
+def test_gemini_corrected_claim_after_a_deny_is_judged_alone(tmp_path: Path) -> None:
+    # Gemini 0.61, strict_claims: after the deny, AfterAgent's prompt_response holds the whole
+    # turn ("<over-claim>\n<corrected claim>"), and the corrected claim was blocked again.
+    work = _project(tmp_path)
+    (work / "earnest.toml").write_text("[effects]\nstrict_claims = true\n")
+    chat = GeminiChat(str(work))
+    chat.user(FIX)
+    (work / "app.py").write_text("def total(xs):\n    return sum(xs)\n")
+    edit = GeminiChat.tool_call(
+        "replace",
+        {"file_path": str(work / "app.py"), "old_string": "xs[1:]", "new_string": "xs"},
+        "Successfully modified file: app.py (1 replacements).",
+    )
+    chat.gemini("", [edit])
+    over = "Fixed app.py and updated utils.py to match."
+    chat.gemini(over)
+    path = write_jsonl(tmp_path / "session-2026-12-01T10-00-a1b2c3d4.jsonl", chat.records)
+    state = tmp_path / "state"
+    first = hook("gemini", chat.after_agent(path, FIX, over), state)
+    assert blocked(first) and first["reason"].startswith("unverified-claim"), first
+    assert "utils.py" in first["reason"]
+    chat.user(first["reason"])
+    corrected = "Fixed app.py; I did not touch utils.py."
+    chat.gemini(corrected)
+    write_jsonl(path, chat.records)
+    second = hook("gemini", chat.after_agent(path, FIX, f"{over}\n{corrected}", active=True), state)
+    assert not blocked(second), second
+    # The log one message behind the stop: the newest answer is what follows the logged one.
+    lagging = tmp_path / "state-lag"
+    hook("gemini", chat.after_agent(path, FIX, over), lagging)
+    write_jsonl(path, chat.records[:-3])  # the corrected answer not yet written
+    stale = hook(
+        "gemini", chat.after_agent(path, FIX, f"{over}\n{corrected}", active=True), lagging
+    )
+    assert not blocked(stale), stale

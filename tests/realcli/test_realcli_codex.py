@@ -331,8 +331,7 @@ def test_e_fix_made_with_sed_through_the_shell_is_allowed(sandbox: Sandbox, code
 
 
 # Codex records a patch that fails to apply like one the sandbox refuses: an output text
-# ("apply_patch verification failed: ...") with no exit code, read today as a success.
-@pytest.mark.xfail(strict=True, reason="defect 5")
+# ("apply_patch verification failed: ...") with no exit code; it is a failure.
 def test_f_failed_edit_is_blocked(sandbox: Sandbox, codex: Path) -> None:
     sb = sandbox
     turns = Turns(

@@ -222,10 +222,8 @@ def test_h_resumed_session_with_a_new_prompt_gets_a_fresh_budget(
 
 
 # After a deny, Gemini's AfterAgent ``prompt_response`` holds the whole turn's text, the
-# over-claim included ("Fixed app.py and updated utils.py ...\nFixed app.py; ..."), so the
-# corrected claim is blocked again: the re-sent deny reason must continue the run (defect 4)
-# with only the newest answer as the claim.
-@pytest.mark.xfail(strict=True, reason="defect 4")
+# over-claim included ("Fixed app.py and updated utils.py ...\nFixed app.py; ..."): the
+# re-sent deny reason continues the run (defect 4) with only the newest answer as the claim.
 def test_i_strict_claims_over_claim_blocked_then_corrected_claim_allowed(
     sandbox: Sandbox, gemini: Path
 ) -> None:

@@ -11,6 +11,11 @@ effect whether or not the request was recorded.
 that no negation or intention before it takes back (*not*, *didn't*, *will*, *let me*, *you can*
 ... — :data:`HEDGE`, the same words the strict-claims grammar uses).
 
+The other way round, :func:`reports_not_done` recognises the honest answer the gate's own
+advice invites ("tell the user plainly what was not done"): a message that says the agent
+could not, or did not, do the work, and claims nothing done anywhere. It is no completion claim,
+so there is nothing to back with an effect.
+
 Example:
     >>> claims_a_change("Done — I fixed the bug in app.py.")
     True
@@ -44,6 +49,27 @@ CHANGE_CLAIM = re.compile(
 
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
 
+NOT_DONE = re.compile(
+    r"\b(?:i|we)\s+(?:(?:could|did|have|was|were|am|are)\s+not|couldn't|didn't|haven't|"
+    r"wasn't|weren't|cannot|can't|(?:was|were|am|are)\s+(?:unable|not able)\s+to|failed\s+to|"
+    r"(?:could|did)\s+n[o']t)\b"
+    r"|\b(?:nothing|no\s+(?:files?|changes?|edits?))\s+(?:was|were|has\s+been|have\s+been)\s+"
+    r"(?:changed|created|written|modified|edited|made|done|fixed|applied|saved)\b"
+    r"|\b(?:was|were|is|are|has|have)\s+not\s+(?:been\s+)?"
+    r"(?:created|written|changed|modified|fixed|applied|saved|done)\b"
+    r"|\b(?:unable|not\s+able)\s+to\b",
+    re.IGNORECASE,
+)
+"""How a message says the work was not done: *I could not ..., I was unable to ..., nothing
+was changed, newfile.py was not created*."""
+
+COMPLETION = re.compile(
+    r"\b(done|complete|completed|finished|all set|ready|works now|now works|succeeded|"
+    r"successfully)\b",
+    re.IGNORECASE,
+)
+"""What "it is finished" sounds like without a change verb."""
+
 
 def claims_a_change(text: str) -> bool:
     """True when some sentence of ``text`` says, unhedged, that something was changed."""
@@ -54,4 +80,29 @@ def claims_a_change(text: str) -> bool:
     return False
 
 
-__all__ = ["CHANGE_CLAIM", "HEDGE", "claims_a_change"]
+def _claims(pattern: re.Pattern[str], sentence: str) -> bool:
+    return any(not HEDGE.search(sentence[: m.start()]) for m in pattern.finditer(sentence))
+
+
+def reports_not_done(text: str) -> bool:
+    """True when ``text`` says plainly that the work was not done and claims nothing done.
+
+    Example:
+        >>> reports_not_done("I could not create newfile.py: the sandbox is read-only.")
+        True
+        >>> reports_not_done("Nothing was changed; app.py was not found.")
+        True
+        >>> reports_not_done("Done. I could not run the tests, though.")
+        False
+        >>> reports_not_done("I fixed app.py but could not run the tests.")
+        False
+        >>> reports_not_done("Done — I fixed the bug.")
+        False
+    """
+    sentences = [s for s in _SENTENCES.split(text or "") if s.strip()]
+    if not any(NOT_DONE.search(s) for s in sentences):
+        return False
+    return not any(_claims(CHANGE_CLAIM, s) or _claims(COMPLETION, s) for s in sentences)
+
+
+__all__ = ["CHANGE_CLAIM", "COMPLETION", "HEDGE", "NOT_DONE", "claims_a_change", "reports_not_done"]

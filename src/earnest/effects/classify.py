@@ -6,9 +6,11 @@ A tool result is a mapping with ``tool_name`` or ``name``; ``args`` or ``argumen
 ``exit_code``/``returncode`` is non-zero, or (shell tools) the output starts with
 ``Exit code N`` with N ≠ 0, as Claude Code's Bash reports it, or (tools that change
 things) the output says the sandbox or a permission check refused it (:func:`refused`:
-Codex's "patch rejected: writing is blocked by read-only sandbox"). A shell call that its
-tool flags read-only (``"readonly": true``) is a read whatever its command. Failed calls and
-read tools give no evidence; successful calls other than bookkeeping still count as tool feedback
+Codex's "patch rejected: writing is blocked by read-only sandbox") or opens with a patch
+tool's error (:func:`patch_failed`: Codex's "apply_patch verification failed: Failed to find
+expected lines in ...", recorded with no exit code). A shell call that its tool flags
+read-only (``"readonly": true``) is a read whatever its command. Failed calls and read tools
+give no evidence; successful calls other than bookkeeping still count as tool feedback
 (:attr:`ToolObservation.grounding`).
 
 Example:
@@ -51,6 +53,17 @@ _REFUSAL = re.compile(
     r"|\boperation not permitted\b"
     r"|: Permission denied\s*(?:\n|$)"
     r"|\bRead-only file system\b",
+    re.IGNORECASE,
+)
+# A patch that did not apply, as Codex's apply_patch words it (the exec_command interception
+# and the freeform tool record it as the whole output, with no exit code; the apply_patch
+# binary prints the same errors). Only the opening counts: a program may print anything later.
+_PATCH_FAILURE = re.compile(
+    r"(?:\A|\A(?:[^\n]*\n){0,8}?Output:\n)\s*(?:"
+    r"apply_patch verification failed|apply_patch failed|apply_patch error|patch rejected"
+    r"|invalid patch|invalid hunk at line|failed to find (?:expected lines|context)"
+    r"|failed to (?:read|write|delete|remove|create|move|apply)\b|execution error"
+    r")",
     re.IGNORECASE,
 )
 _REFUSAL_SCAN = 4096  # a refusal is reported up front; a long output's tail is the program's
@@ -124,6 +137,21 @@ def flagged_readonly(args: Mapping[str, Any]) -> bool:
     return any(args.get(key) is True for key in READONLY_FLAGS)
 
 
+def patch_failed(result: Mapping[str, Any]) -> bool:
+    """Whether a tool's output opens with a patch tool's error: the patch did not apply.
+
+    Example:
+        >>> patch_failed({"output": "apply_patch verification failed: Failed to find expected "
+        ...               "lines in /w/app.py:\\ndef total(xs):"})
+        True
+        >>> patch_failed({"output": "Exit code: 0\\nOutput:\\nInvalid patch: no hunks"})
+        True
+        >>> patch_failed({"output": "Success. Updated the following files:\\nM app.py"})
+        False
+    """
+    return _PATCH_FAILURE.match(output_text(result)[:_REFUSAL_SCAN]) is not None
+
+
 def _name(result: Mapping[str, Any]) -> str:
     for key in ("tool_name", "name"):
         value = result.get(key)
@@ -152,8 +180,10 @@ def observe_tool_result(
     if kind == "editor":
         kind = _EDITOR_COMMANDS.get(str(args.get("command", "")).strip(), "noop")
     success = tool_succeeded(result, shell=kind == "shell")
-    if success and kind in _MUTATING and refused(result):
-        success = False  # refused by the sandbox or a permission check: nothing was written
+    if success and kind in _MUTATING and (refused(result) or patch_failed(result)):
+        # Refused by the sandbox or a permission check, or the patch did not apply: nothing
+        # was written, whatever the (missing) exit code says.
+        success = False
     paths = path_args(args)
     command = command_arg(args, raw_text) if kind in {"shell", "test"} else None
     if kind == "shell" and flagged_readonly(args):
@@ -228,6 +258,7 @@ __all__ = [
     "classify_tool_result",
     "flagged_readonly",
     "observe_tool_result",
+    "patch_failed",
     "refused",
     "tool_succeeded",
 ]

@@ -3,7 +3,8 @@
 :func:`expected_effect_class` reads a user's request:
 
 1. Leading politeness is dropped (*please*, *can you*, *could you*, *I want you to*, ...), so
-   "Can you fix the login bug?" is still a request to change something.
+   "Can you fix the login bug?" is still a request to change something; so are adverbs before
+   a change verb (:data:`ADVERBS`, other *-ly* words: "please really fix total()").
 2. If the first word is a change verb (:data:`CHANGE_VERBS`: fix, add, create, implement,
    write, update, refactor, rename, delete, remove, run, commit, build, install ...), the
    request expects a **workspace delta** (a verified check satisfies it too).
@@ -160,6 +161,15 @@ POLITE_PREFIXES = (
     "i would like you to", "go ahead and", "let's", "lets", "now", "ok", "okay", "then",
     "also", "and", "just", "quickly", "hey", "hi", "so",
 )  # fmt: skip
+ADVERBS = frozenset(
+    ["really", "actually", "carefully", "properly", "simply", "finally", "definitely",
+     "correctly", "thoroughly", "cleanly", "safely", "fully", "completely", "manually",
+     "immediately", "urgently", "promptly", "seriously", "truly", "honestly", "totally",
+     "quietly", "gently", "briefly", "neatly", "still", "first", "maybe", "perhaps", "ever",
+     "somehow", "absolutely", "surely", "very", "asap", "just", "quickly", "now", "also"]
+)  # fmt: skip
+"""Adverbs that may stand between the politeness and the verb ("please really fix ...");
+any other ``-ly`` word is skipped too when a change verb follows it."""
 TEXT_VERBS = frozenset(
     ["write", "draft", "compose", "craft", "pen", "create", "generate", "make", "produce",
      "prepare", "give", "suggest", "brainstorm", "translate", "rewrite", "rephrase", "reword"]
@@ -297,6 +307,7 @@ class ExpectationRules:
     text_kinds: frozenset[str] = TEXT_KINDS
     question_starts: tuple[str, ...] = QUESTION_STARTS
     polite_prefixes: tuple[str, ...] = POLITE_PREFIXES
+    adverbs: frozenset[str] = ADVERBS
     mutation_task_types: frozenset[str] = MUTATION_TASK_TYPES
     no_mutation_task_types: frozenset[str] = NO_MUTATION_TASK_TYPES
 
@@ -316,6 +327,29 @@ def _strip_polite(text: str, rules: ExpectationRules) -> str:
                 changed = True
                 break
     return text
+
+
+def _change_verb(text: str, rules: ExpectationRules) -> str:
+    """The change verb ``text`` starts with, past up to three adverbs ("really fix ...").
+
+    An adverb is one of :data:`ADVERBS` or any other ``-ly`` word that is not itself a
+    change verb ("apply" is one); it is skipped only when a change verb follows.
+    """
+    for _ in range(4):
+        verb = _verb(text, rules.change_verbs)
+        if verb:
+            return verb
+        m = _WORD.match(text)
+        if m is None:
+            return ""
+        word = m.group(0)
+        adverb = word in rules.adverbs or (
+            len(word) > 4 and word.endswith("ly") and word not in rules.change_verbs
+        )
+        if not adverb:
+            return ""
+        text = _strip_polite(text[m.end() :].lstrip(" ,:;-—!"), rules)
+    return ""
 
 
 def _starts_with_phrase(text: str, phrases: tuple[str, ...]) -> bool:
@@ -387,7 +421,7 @@ def expected_effect_class(
     body = _strip_polite(text, rules)
     writing = _writing(body, request_text, rules)
     text_only = writing == "reply"
-    if writing == "file" or (not text_only and _verb(body, rules.change_verbs)):
+    if writing == "file" or (not text_only and _change_verb(body, rules)):
         return EffectClass.WORKSPACE_DELTA
     question_mark = text.endswith("?")
     # "find and fix the leak", "review the diff, then update the changelog" (not in questions:
@@ -399,7 +433,7 @@ def expected_effect_class(
     if text_only or question_mark or _starts_with_phrase(body, rules.question_starts):
         return EffectClass.GROUNDED_CLAIM
     for sentence in _SENTENCE.split(text)[1:]:
-        if _verb(_strip_polite(sentence.strip(), rules), rules.change_verbs):
+        if _change_verb(_strip_polite(sentence.strip(), rules), rules):
             return EffectClass.WORKSPACE_DELTA
     return None
 

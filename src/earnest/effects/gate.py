@@ -14,6 +14,9 @@ turn's tool results, then ``apply()`` to the evaluator's result. When enabled:
 - any verified effect (a check, or a delta that holds up in the workspace) satisfies any class;
   a grounded-claim expectation is also met by :class:`GroundedClaimChecker` (read evidence,
   existing file references, or a direct answer with no tool calls at all);
+- a final message that says plainly what was not done and claims nothing done
+  (:func:`~earnest.effects.claimed.reports_not_done`: "I could not create newfile.py") is
+  no completion claim: it stands, annotated ``not_a_completion``;
 - otherwise the COMPLETE becomes a new ``RETRY`` with score at most 0.4, reason
   ``completion-without-effect: <what is missing>`` and metadata
   ``completion_without_effect: True``; with ``strict_claims``, claims in ``content`` that do
@@ -57,7 +60,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from earnest.effects.expectation import effect_class_for_task_type, expected_effect_class
-from earnest.effects.grounding import GroundedClaimChecker
 from earnest.effects.ledger import EffectLedger
 from earnest.effects.models import EffectClass, EffectEvidence, EvaluationDecision, EvaluationResult
 from earnest.effects.registry import DEFAULT_REGISTRY, ToolRegistry
@@ -66,6 +68,7 @@ from earnest.errors import InputError
 
 if TYPE_CHECKING:
     from earnest.effects.claims import ClaimCheck
+    from earnest.effects.grounding import GroundedClaimChecker
 
 ENV_VAR = "EARNEST_EFFECT_GATE"
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -130,7 +133,7 @@ class EffectGate:
         self.config = config if config is not None else EffectGateConfig()
         self.enabled = resolve_enabled(self.config, env)
         self.ledger = EffectLedger(self.config.registry)
-        self.checker = GroundedClaimChecker()
+        self._checker: GroundedClaimChecker | None = None
         self._workspace_root = workspace
         self.workspace: Workspace | None = Workspace(workspace) if workspace is not None else None
         self.baseline_note: str | None = None
@@ -221,6 +224,14 @@ class EffectGate:
         if satisfied is not None and not failures:
             info["satisfied_by"] = satisfied
             return _annotate(evaluation, {"effect_gate": info})
+        if satisfied is None and not failures and content:
+            from earnest.effects.claimed import reports_not_done
+
+            if reports_not_done(content):
+                # "I could not create newfile.py": the honest answer the downgrade's advice
+                # invites claims nothing done, so there is no completion to back.
+                info["not_a_completion"] = "the final message says what was not done"
+                return _annotate(evaluation, {"effect_gate": info})
 
         info.update(self.ledger.summary())
         if dropped:
@@ -284,6 +295,16 @@ class EffectGate:
             if claims_a_change(content):
                 expected = EffectClass.WORKSPACE_DELTA
         return expected or EffectClass.GROUNDED_CLAIM
+
+    @property
+    def checker(self) -> GroundedClaimChecker:
+        """The grounded-claim checker, built when a grounded claim is first judged (a stop
+        hook judging a change request never needs it, nor its import)."""
+        if self._checker is None:
+            from earnest.effects.grounding import GroundedClaimChecker
+
+            self._checker = GroundedClaimChecker()
+        return self._checker
 
     def _baseline_label(self) -> str:
         ws = self.workspace

@@ -43,7 +43,6 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat as stat_mod
 import time
@@ -147,6 +146,8 @@ def blob_digest(path: str | os.PathLike[str], size: int) -> str | None:
     """Git's blob hash of a file (``sha1("blob <size>\\0" + bytes)``), or None if unreadable."""
     if size < 0 or size > MAX_HASH_BYTES:
         return None
+    import hashlib  # here: only a baseline hashes files, and hashlib loads OpenSSL
+
     digest = hashlib.sha1(b"blob %d\0" % size, usedforsecurity=False)
     try:
         with open(path, "rb") as fh:

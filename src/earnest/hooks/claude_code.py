@@ -22,19 +22,26 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
 import os
-import pickle
 from pathlib import Path
 from typing import Any
 
+from earnest._digest import sha256_hex
 from earnest.errors import InputError
 from earnest.hooks.core import RunView, decide, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import SessionState, StateStore
 from earnest.hooks.stdin import STDIN
 
+try:  # the C pickler itself: pickle.py only wraps it, and every stop would import it
+    from _pickle import dumps as _dumps
+    from _pickle import loads as _loads
+except ImportError:  # an interpreter without the accelerator
+    from pickle import dumps as _dumps
+    from pickle import loads as _loads
+
 CLI = "claude-code"
+_PROTOCOL = 5  # pickle.HIGHEST_PROTOCOL of every Python earnest supports (3.11+)
 STOP_EVENTS = ("", "Stop", "SubagentStop")
 _TAIL = 4096  # bytes before the offset whose hash proves the transcript was only appended to
 
@@ -86,7 +93,7 @@ def _fingerprint(path: Path, offset: int) -> dict[str, Any]:
     return {
         "dev": info.st_dev,
         "ino": info.st_ino,
-        "tail": hashlib.sha256(tail).hexdigest(),
+        "tail": sha256_hex(tail),
     }
 
 
@@ -107,7 +114,7 @@ def _resume(path: Path, state: SessionState, store: StateStore) -> Any:
     if blob is None:
         return None
     try:
-        offset, session = pickle.loads(blob)
+        offset, session = _loads(blob)
     except Exception:  # an old or damaged blob: read the transcript again
         return None
     if offset != state.offset:
@@ -115,21 +122,49 @@ def _resume(path: Path, state: SessionState, store: StateStore) -> Any:
     return session if isinstance(session, ClaudeCodeSession) else None
 
 
+def _saved_start(path: Path, state: SessionState) -> Any:
+    """The run start the previous call found (offsets only), if the file only grew since."""
+    from earnest.trajectory.readers.claude_tail import RunStart
+
+    run = state.reader.get("run")
+    if not isinstance(run, dict) or state.transcript != str(path) or state.offset <= 0:
+        return None
+    offset, prompt, recent = run.get("offset"), run.get("prompt"), run.get("recent")
+    if not (
+        isinstance(offset, int)
+        and isinstance(prompt, int)
+        and 0 < offset <= prompt < state.offset
+        and isinstance(recent, list)
+        and all(isinstance(key, str) for key in recent)
+    ):
+        return None
+    try:
+        if path.stat().st_size < state.offset:
+            return None
+        if _fingerprint(path, state.offset) != state.reader.get("fingerprint"):
+            return None
+    except OSError:
+        return None
+    return RunStart(offset, prompt, tuple(recent))
+
+
 def read_run(path: Path, state: SessionState, store: StateStore) -> Any:
     """The current run (a Trajectory), reading only what it must.
 
     With a reader saved by the previous call, only what was appended since; without one
-    (a session's first stop, or a rewritten transcript), only the current run, found by
-    scanning the transcript backwards from its end.
+    (a session's first stop, a rewritten transcript, or a reader not saved because it held a
+    secret), only the current run: from the run's start the previous call found (kept as
+    offsets, never text), or found by scanning the transcript backwards from its end.
     """
     from earnest.trajectory.readers.claude_code import read_claude_code_from
-    from earnest.trajectory.readers.claude_tail import read_claude_run_tail
+    from earnest.trajectory.readers.claude_tail import read_claude_run_from
 
     if not path.is_file():
         raise InputError(path, None, "transcript not found")
     if not os.access(path, os.R_OK):
         raise InputError(path, None, "transcript not readable")
     session = _resume(path, state, store)
+    start = state.reader.get("run") if session is not None else _saved_start(path, state)
     try:
         if session is not None:
             session, offset = read_claude_code_from(
@@ -137,18 +172,30 @@ def read_run(path: Path, state: SessionState, store: StateStore) -> Any:
             )
         if session is None or session.continues_earlier:
             state.forget_transcript(str(path))
-            session, offset = read_claude_run_tail(path, final=False)
+            session, offset, found = read_claude_run_from(
+                path, start if session is None else None, final=False
+            )
+            start = _start_dict(found)
     except OSError as exc:
         raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
     state.offset = offset
     state.reader = {"fingerprint": _fingerprint(path, offset), "lines": session.lines}
+    if isinstance(start, dict):
+        state.reader["run"] = start
     try:
-        blob = pickle.dumps((offset, session), protocol=pickle.HIGHEST_PROTOCOL)
+        blob = _dumps((offset, session), protocol=_PROTOCOL)
         store.save_blob(state, blob)
     except OSError:
         store.drop_blob(state)  # next call reads again: slower, still right
         state.offset = 0
     return session.trajectory()
+
+
+def _start_dict(found: Any) -> dict[str, Any] | None:
+    """A run start as the state file keeps it: byte offsets and message ids, no text."""
+    if found is None:
+        return None
+    return {"offset": found.offset, "prompt": found.prompt, "recent": list(found.recent)}
 
 
 __all__ = ["CLI", "STOP_EVENTS", "handle", "read_run", "render"]

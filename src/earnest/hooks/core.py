@@ -23,7 +23,6 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -32,6 +31,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+from earnest._digest import sha256_hex
 from earnest.errors import InputError
 from earnest.hooks.config import HookConfig, load_hook_config
 from earnest.hooks.outcome import HookOutcome
@@ -89,7 +89,7 @@ def prompt_key(trajectory: Any) -> str:
     request = trajectory.user_request
     if request is None:
         return ""
-    digest = hashlib.sha256(request.encode("utf-8")).hexdigest()[:16]
+    digest = sha256_hex(request.encode("utf-8"))[:16]
     message = _prompt_message(trajectory)
     if message is None:
         return digest

@@ -2,7 +2,8 @@
 
 Gemini CLI sends ``{session_id, transcript_path, cwd, hook_event_name: "AfterAgent",
 timestamp, prompt, prompt_response, stop_hook_active}`` once per turn, after the model's final
-response. ``prompt`` is the user's request and ``prompt_response`` the agent's answer; the tool
+response. ``prompt`` is the user's request and ``prompt_response`` the agent's answer (after a deny, the
+whole turn's answers joined: only the newest is judged, :func:`latest_answer`); the tool
 calls come from the session's chat log at ``transcript_path`` (the ``session-*.json`` that
 :mod:`earnest.trajectory` reads whole, as format ``gemini-cli-session``; a ``stream-json`` log
 is read too). To reject the answer the hook prints ``{"decision": "deny", "reason": ...}``:
@@ -21,9 +22,9 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 
+from earnest._digest import sha256_hex
 from earnest.errors import InputError
 from earnest.hooks.core import RunView, decide, read_document_run, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
@@ -40,6 +41,32 @@ def render(outcome: HookOutcome) -> str:
     return decision_json(outcome, block="deny", allow="{}")
 
 
+def latest_answer(response: str, logged: str) -> str:
+    """The agent's newest message out of ``prompt_response``.
+
+    After a deny, Gemini's ``prompt_response`` holds the whole turn, every answer joined by a
+    newline, the over-claim that was denied included; only the newest answer is the claim to
+    judge. The chat log's last model message is that answer when the log is current; when it
+    lags one message behind, the newest answer is what follows it.
+
+    Example:
+        >>> latest_answer("Fixed a.py and b.py.\\nFixed a.py only.", "Fixed a.py only.")
+        'Fixed a.py only.'
+        >>> latest_answer("Fixed a.py and b.py.\\nFixed a.py only.", "Fixed a.py and b.py.")
+        'Fixed a.py only.'
+        >>> latest_answer("Done.", "")
+        'Done.'
+    """
+    said, last = response.strip(), logged.strip()
+    if not last or not said:
+        return response
+    if said.endswith(last):
+        return last
+    if said.startswith(last) and said[len(last) :].strip():
+        return said[len(last) :].strip()
+    return response
+
+
 def handle(data: bytes, store: StateStore | None = None) -> str:
     """Judge one AfterAgent event; returns what to print on stdout."""
     stop = stop_to_judge(data, ("", "AfterAgent"))
@@ -50,11 +77,12 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     if transcript is None:
         raise InputError(STDIN, "transcript_path", "missing: the turn's tool calls cannot be seen")
     trajectory = read_document_run(transcript, FORMATS)
-    run = RunView.from_trajectory(trajectory, final_text=payload.text("prompt_response"))
+    answer = latest_answer(payload.text("prompt_response"), trajectory.final_message or "")
+    run = RunView.from_trajectory(trajectory, final_text=answer)
     request = payload.text("prompt")
     if request.strip():
         # Gemini names the request itself; the log's copy of it can lag.
-        key = run.prompt_key or hashlib.sha256(request.encode("utf-8")).hexdigest()[:16]
+        key = run.prompt_key or sha256_hex(request.encode("utf-8"))[:16]
         run = replace(run, request=request, prompt_key=key)
     # Gemini sends a deny reason back to the agent as its next prompt: a prompt that is one of
     # our reasons is a continuation even if the flag says otherwise, or the budget would refill.
@@ -66,4 +94,4 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     return render(outcome)
 
 
-__all__ = ["CLI", "FORMATS", "handle", "render"]
+__all__ = ["CLI", "FORMATS", "handle", "latest_answer", "render"]

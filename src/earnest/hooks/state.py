@@ -29,7 +29,6 @@ Example:
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import re
@@ -39,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from earnest._digest import sha256_hex
 from earnest.redact import enabled, has_secret, scrub_masked
 
 STATE_VERSION = 1
@@ -101,7 +101,7 @@ class StateStore:
         self.root = root if root is not None else default_state_dir()
 
     def path_for(self, cli: str, session_id: str, agent_id: str = "") -> Path:
-        digest = hashlib.sha256(f"{cli}\0{session_id}\0{agent_id}".encode()).hexdigest()[:24]
+        digest = sha256_hex(f"{cli}\0{session_id}\0{agent_id}".encode())[:24]
         return self.root / f"{PREFIX}{cli}-{digest}.json"
 
     @contextlib.contextmanager

@@ -65,6 +65,8 @@ NO_WORKSPACE_NOTE = (
 )
 
 _EXCERPT = 300
+NOT_DONE_REASON = "reports-not-done"
+"""How a passed claim's reason starts when the final message said what was not done."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +248,8 @@ class _RunState:
         else:
             outcome = "passed"
             reason = _satisfied_text(info.get("satisfied_by"))
+            if info.get("not_a_completion"):
+                reason = f"{NOT_DONE_REASON}: {info['not_a_completion']}"
             key = ""
         made = Claim(
             run=self.index,

@@ -181,7 +181,25 @@ def read_claude_run_tail(
     ``session.continues_earlier`` after each read; when it is set, read from byte 0).
     When the tail cannot be used, ``report`` may hold the tail's warnings twice.
     """
-    found = find_run_start(path, final=final)
+    session, offset, _ = read_claude_run_from(path, None, final=final, report=report)
+    return session, offset
+
+
+def read_claude_run_from(
+    path: str | Path,
+    start: RunStart | None,
+    *,
+    final: bool = False,
+    report: ReadReport | None = None,
+) -> tuple[ClaudeCodeSession, int, RunStart | None]:
+    """As :func:`read_claude_run_tail`, from ``start`` when one is given (a run start found
+    earlier in the same, since only appended-to, file: the backward scan is skipped); also
+    returns the start that held, or None when the file was read from byte 0.
+
+    Reading forward from an earlier run's start still gives the current run (a prompt clears
+    the run), so a saved start stays usable while the file only grows.
+    """
+    found = start if start is not None else find_run_start(path, final=final)
     if found.offset > 0 and found.prompt is not None:
         session = ClaudeCodeSession(path, report=report, run_only=True)
         session.preload_turns(found.recent)
@@ -192,8 +210,9 @@ def read_claude_run_tail(
             and isinstance(run_offset, int)
             and run_offset >= found.prompt
         ):
-            return session, offset
-    return read_claude_code_from(path, 0, final=final, run_only=True, report=report)
+            return session, offset, found
+    session, offset = read_claude_code_from(path, 0, final=final, run_only=True, report=report)
+    return session, offset, None
 
 
-__all__ = ["BLOCK", "RunStart", "find_run_start", "read_claude_run_tail"]
+__all__ = ["BLOCK", "RunStart", "find_run_start", "read_claude_run_from", "read_claude_run_tail"]
