@@ -76,3 +76,27 @@ def test_the_mark_survives_a_cleared_token_cache() -> None:
     assert matcher.classes[_MARK] == matcher.sentence_bit
     assert matcher.match_words(reply, 0.6) == before
     assert before[0]
+
+
+AWKWARD = st.text(
+    alphabet=st.sampled_from(
+        list("operatorexplicitlyaskedretry ")
+        + list(".!?;:'’‘\"-—_\t\r\n\x0b\x0c\x1c\x1d\x85\u2028\u00a0\u3000\x00")
+        + ["İ", "ß", "ﬁ", "K", "Σ", "\u0307", "#", "8"]
+    ),
+    max_size=120,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(AWKWARD)
+def test_sentences_agree_on_awkward_text(reply: str) -> None:
+    # Lowering, translation and both whitespace notions: the marked cut equals the plain one
+    # whenever the reply does not hold the mark (the only case the marked cut is used).
+    matcher = _Matcher(EXCUSES, frozenset(), WORDS)
+    text = _translate(reply.lower())
+    plain = text.split()
+    split = matcher._split_sentences(text, list(map(matcher.classes.__getitem__, plain)))
+    if _MARK not in text:
+        marked = text.replace("\n", _MARK_SPACED).split()
+        assert matcher._marked_sentences(list(map(matcher.classes.__getitem__, marked))) == split
