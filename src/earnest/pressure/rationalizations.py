@@ -73,6 +73,9 @@ _TABLE = str.maketrans(
         "‘": "'",
     }
 )
+# A sentence end, as a token of its own: NUL is not whitespace, and no table entry maps to it.
+_MARK = "\x00"
+_MARK_SPACED = " \x00 "
 # str.translate is fast only on ASCII text (~4 us for 2 KB, ~90 us once one "é" is in it). The
 # same translation, for any text: the table's few non-ASCII keys are replaced first, then the
 # ASCII keys are translated on the UTF-8 bytes, where every byte of a non-ASCII character is
@@ -206,14 +209,23 @@ class _TokenBits(dict[str, int]):
     ever grows by idempotent inserts, so concurrent use from several threads stays correct.
     """
 
-    def __init__(self, bits: Mapping[str, int], extra: Sequence[tuple[str, int]] = ()) -> None:
+    def __init__(
+        self,
+        bits: Mapping[str, int],
+        extra: Sequence[tuple[str, int]] = (),
+        fixed: Mapping[str, int] | None = None,
+    ) -> None:
         super().__init__()
         self.bits = bits
         self.extra = extra
+        # Tokens whose value is set, not classified (the sentence mark): kept across a clear.
+        self.fixed = dict(fixed or {})
+        self.update(self.fixed)
 
     def __missing__(self, token: str) -> int:
         if len(self) > 200_000:  # a bound on memory for a long-running process
             self.clear()
+            self.update(self.fixed)
         word = _classify(token)
         bit = self.bits.get(word, 0) if word is not None else 0
         for extra, extra_bit in self.extra:
@@ -265,7 +277,10 @@ class _Matcher:
         self.excuses = tuple(profiles)
         # Windows span as many sentences as the longest excuse, so a verbatim excuse scores 1.0.
         self.span = min(span, 4)
-        self.classes = _TokenBits(self.bits, self.word_bits)
+        # The bit of the sentence mark token (above every word's): see match_words.
+        self.sentence_bit = 1 << (self.word_shift + len(self.words))
+        self.words_mask = (1 << len(self.words)) - 1
+        self.classes = _TokenBits(self.bits, self.word_bits, {_MARK: self.sentence_bit})
 
     def match(
         self, reply: str, threshold: float, low: str | None = None
@@ -284,16 +299,20 @@ class _Matcher:
         if not reply or reply.isspace():
             return (), 0 if self.words else None
         text = _translate(reply.lower() if low is None else low)
+        marked = _MARK not in text
         # Each token's excuse-word bit (0 for any other word; a token not seen before is
-        # classified on the way). Every step up to the per-sentence masks runs in C (split,
-        # map, filter, reduce): a reply has hundreds of tokens, and Python-level work per token
-        # would cost more than all the rest. "\n" is whitespace, so the reply's tokens are its
-        # sentences' tokens in order: the sentences are only cut once an excuse could match.
-        bits = list(map(self.classes.__getitem__, text.split()))
+        # classified on the way). Every step up to the per-sentence masks runs in C (replace,
+        # split, map, filter, reduce): a reply has hundreds of tokens, and Python-level work per
+        # token would cost more than all the rest. Each sentence end becomes a token of its own
+        # (the mark, whose bit is above every word's), so the one split that reads the tokens
+        # also says where the sentences end; the other tokens are exactly those of text.split().
+        # A reply that holds the mark itself (never, in practice) is cut the slower way.
+        tokens = text.replace("\n", _MARK_SPACED).split() if marked else text.split()
+        bits = list(map(self.classes.__getitem__, tokens))
         # The whole reply's words bound every window's score: most replies, and most excuses,
         # stop here, before any per-sentence work.
         everything = reduce(or_, filter(None, bits), 0)
-        present = everything >> self.word_shift if self.words else None
+        present = (everything >> self.word_shift) & self.words_mask if self.words else None
         candidates = (
             [e for e in self.excuses if e.passes(everything, threshold)]
             if everything & self.vocab_mask
@@ -301,15 +320,7 @@ class _Matcher:
         )
         if not candidates:
             return (), present
-        # Sentences as their token counts; a sentence without a token never counts (nor does it
-        # separate a window's sentences).
-        sizes = list(filter(None, map(len, map(str.split, text.split("\n")))))
-        # Each token's sentence number, built in C; only the few tokens that are excuse words
-        # are then placed into their sentence's mask in Python.
-        numbers = chain.from_iterable(map(repeat, count(), sizes))
-        masks = [0] * len(sizes)
-        for sentence, bit in compress(zip(numbers, bits, strict=True), bits):
-            masks[sentence] |= bit
+        masks = self._marked_sentences(bits) if marked else self._split_sentences(text, bits)
         windows = self._windows(masks)
         found: list[RationalizationMatch] = []
         for excuse in candidates:
@@ -323,6 +334,41 @@ class _Matcher:
                 found.append(RationalizationMatch(excuse.index, excuse.text, score))
         found.sort(key=lambda m: (-m.score, m.index))
         return tuple(found), present
+
+    def _marked_sentences(self, bits: list[int]) -> list[int]:
+        """Each sentence's words, from the bits of tokens with a mark at every sentence end.
+
+        A sentence without a token never counts (nor does it separate a window's sentences).
+        Only the tokens with a bit (excuse words and marks, a small share) are visited.
+        """
+        mark = self.sentence_bit
+        masks: list[int] = []
+        current = 0
+        last = -1  # the position of the last mark
+        for i, bit in compress(enumerate(bits), bits):
+            if bit == mark:
+                if i - last > 1:
+                    masks.append(current)
+                current = 0
+                last = i
+            else:
+                current |= bit
+        if len(bits) - last > 1:
+            masks.append(current)
+        return masks
+
+    def _split_sentences(self, text: str, bits: list[int]) -> list[int]:
+        """:meth:`_marked_sentences` for ``text`` (sentences cut at ``\\n``) whose ``bits`` are
+        those of ``text.split()``: for the rare reply that holds the mark itself."""
+        # Sentences as their token counts; a sentence without a token never counts.
+        sizes = list(filter(None, map(len, map(str.split, text.split("\n")))))
+        # Each token's sentence number, built in C; only the few tokens that are excuse words
+        # are then placed into their sentence's mask in Python.
+        numbers = chain.from_iterable(map(repeat, count(), sizes))
+        masks = [0] * len(sizes)
+        for sentence, bit in compress(zip(numbers, bits, strict=True), bits):
+            masks[sentence] |= bit & ~self.sentence_bit
+        return masks
 
     def _windows(self, sentences: list[int]) -> set[int]:
         """Every window's words: each run of the full span of consecutive sentences.
