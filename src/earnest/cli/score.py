@@ -94,7 +94,9 @@ def score(
     fmt = format_for(fmt, output, param="fmt")
     tally = ScoreTally(loaded.config.citation)
     share = parse_shard(shard)
-    workers = default_jobs() if jobs is None else jobs
+    # Standard input is read as it arrives: a pipe reader expects each result as soon as its
+    # reply is judged, which chunked workers would hold back. Files default to the cores.
+    workers = jobs if jobs is not None else 1 if "-" in replies else default_jobs()
 
     if fmt is ScoreFormat.parquet:
         from earnest.parquet import REPLY_COLUMNS, reply_row, write_rows
