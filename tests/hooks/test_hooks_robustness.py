@@ -122,6 +122,10 @@ def test_time_budget_allows_the_stop_with_a_note(tmp_path: Path, cli: str) -> No
     session = Session(tmp_path)
     session.prompt("Rename the function foo to bar in lib.py.")
     session.say("Renamed foo to bar.")
+    # 16 MB more to read: judging takes far longer than the 1 ms budget for every adapter, so
+    # the budget surely runs out first (a tiny transcript could be judged within it).
+    with session.transcript.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"type": "progress", "data": "x" * (16 << 20)}) + "\n")
     payload = {
         "session_id": "s",
         "transcript_path": str(session.transcript),
