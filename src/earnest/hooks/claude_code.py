@@ -23,6 +23,8 @@ Example:
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -74,14 +76,42 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
             raise InputError(STDIN, "transcript_path", "missing")
     store = store or StateStore()
     state = store.load(CLI, session_id, agent_id)
+    last = payload.text("last_assistant_message")
     trajectory = read_run(transcript, state, store)
-    run = RunView.from_trajectory(trajectory, final_text=payload.text("last_assistant_message"))
+    trajectory = _caught_up(trajectory, last, lambda: read_run(transcript, state, store))
+    run = RunView.from_trajectory(trajectory, final_text=last)
     active = payload.stop_hook_active
     outcome = settle(store, state, lambda s: decide(run, config, cwd, s, stop_hook_active=active))
     return render(outcome)
 
 
 # ---------------------------------------------------------------------------- transcript
+
+CATCH_UP_SECONDS = 1.5
+"""How long a stop waits for a transcript that lags behind the stop it reports."""
+
+
+def _caught_up(trajectory: Any, last: str | None, again: Callable[[], Any]) -> Any:
+    """The run once the transcript holds the final message the stop reports.
+
+    Claude Code can fire Stop before it has flushed the last lines to the transcript (seen
+    with the real CLI: a subagent's Task result and the closing message were not there yet),
+    and a stale read would judge a run without its last tool results: a false block. When
+    stdin's ``last_assistant_message`` is not yet the transcript's final message, read the
+    appended lines again, briefly, and judge what is there when the time is up.
+    """
+    want = " ".join((last or "").split())
+    if not want:
+        return trajectory
+    deadline = time.monotonic() + CATCH_UP_SECONDS
+    pause = 0.02
+    while want not in " ".join((trajectory.final_message or "").split()):
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
+        trajectory = again()
+    return trajectory
 
 
 def _fingerprint(path: Path, offset: int) -> dict[str, Any]:
