@@ -12,7 +12,6 @@ Example:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 from earnest.errors import InputError
 from earnest.pressure.models import VERDICTS
 from earnest.pressure.tally import VerdictTally
+from earnest.results import read_checked_jsonl
 
 
 def check_reply_record(record: object) -> str | None:
@@ -41,25 +41,7 @@ def check_reply_record(record: object) -> str | None:
 
 def read_reply_results(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, record)`` for every checked record of ``path``; blank lines skipped."""
-    try:
-        handle = path.open(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
-    with handle:
-        try:
-            for number, text in enumerate(handle, 1):
-                if not text.strip():
-                    continue
-                try:
-                    record = json.loads(text)
-                except json.JSONDecodeError as exc:
-                    raise InputError(path, f"line {number}", f"not JSON: {exc.msg}") from None
-                problem = check_reply_record(record)
-                if problem is not None:
-                    raise InputError(path, f"line {number}", problem)
-                yield number, record
-        except UnicodeDecodeError:
-            raise InputError(path, None, "not UTF-8 text") from None
+    return read_checked_jsonl(path, check_reply_record)
 
 
 def aggregate_replies(paths: Iterable[Path]) -> VerdictTally:

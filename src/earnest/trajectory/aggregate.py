@@ -19,12 +19,12 @@ Example:
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from earnest.errors import InputError
+from earnest.results import read_checked_jsonl
 from earnest.trajectory.battery import OUTCOMES, Battery
 
 _GATE_KEYS = ("claims", "downgraded", "exhausted")
@@ -72,25 +72,7 @@ def check_record(record: object) -> str | None:
 
 def read_results(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, record)`` for every checked record of ``path``; blank lines skipped."""
-    try:
-        handle = path.open(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
-    with handle:
-        try:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise InputError(path, f"line {number}", f"not JSON: {exc.msg}") from None
-                problem = check_record(record)
-                if problem is not None:
-                    raise InputError(path, f"line {number}", problem)
-                yield number, record
-        except UnicodeDecodeError:
-            raise InputError(path, None, "not UTF-8 text") from None
+    return read_checked_jsonl(path, check_record)
 
 
 def aggregate_results(paths: Iterable[Path]) -> Battery:
