@@ -12,7 +12,7 @@ import enum
 import json
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -220,6 +220,16 @@ def score(
         "the same, byte for byte, in input order, whatever N.",
         show_default=False,
     ),
+    dask: str | None = typer.Option(
+        None,
+        "--dask",
+        metavar="ADDRESS",
+        help="Score on a Dask cluster: its scheduler's address (tcp://HOST:8786), or local / "
+        "local:N for N worker processes here. The workers read the files from the same "
+        "absolute paths (docs/guides/dask.md); the output is that of --jobs 1. Needs "
+        "earnest[dask].",
+        show_default=False,
+    ),
 ) -> None:
     """Score recorded agent runs and measure how often "done" had no effect.
 
@@ -241,7 +251,7 @@ def score(
     from earnest.redact import scrub
     from earnest.report.trajectory import render_score_table, score_junit, write_score_json
     from earnest.trajectory import Battery, ReadReport, scorers_for
-    from earnest.trajectory.parallel import ScoreConfig, score_files
+    from earnest.trajectory.parallel import BatchScore, ScoreConfig, score_files
 
     fmt = format_for(fmt, output, param="fmt")
     _check_fraction(fail_over)
@@ -255,6 +265,16 @@ def score(
     files = _checked_files(paths, output, input_format)
     chosen = _sharded(files, shard)
     config = ScoreConfig(tuple(names), max_downgrades, input_format, fmt.value, strict_claims)
+    if dask is not None and jobs is not None:
+        raise InputError(None, "--jobs", "not with --dask: the cluster's workers score")
+
+    def scored() -> Iterator[BatchScore]:
+        if dask is None:
+            return score_files(chosen, config, default_jobs() if jobs is None else jobs)
+        from earnest.trajectory.distributed import score_files_at
+
+        return score_files_at(dask, chosen, config)
+
     # jsonl and json stream: each result is written (or spooled) as its batch arrives and the
     # battery holds counts only; a table or JUnit lists every trajectory, so keeps them.
     streaming = fmt in (ScoreFormat.jsonl, ScoreFormat.json, ScoreFormat.parquet)
@@ -264,7 +284,7 @@ def score(
     def emit(handle: IO[str]) -> None:
         with tempfile.TemporaryFile("w+", encoding="utf-8", errors="backslashreplace") as spool:
             elements = 0
-            for batch in score_files(chosen, config, default_jobs() if jobs is None else jobs):
+            for batch in scored():
                 report.merge(batch.report)
                 battery.tally.merge(batch.tally)
                 battery.results.extend(batch.results)
@@ -291,7 +311,7 @@ def score(
         from earnest.parquet import TRAJECTORY_COLUMNS, ParquetRows, trajectory_row
 
         with ParquetRows(output, TRAJECTORY_COLUMNS) as rows:
-            for batch in score_files(chosen, config, default_jobs() if jobs is None else jobs):
+            for batch in scored():
                 report.merge(batch.report)
                 battery.tally.merge(batch.tally)
                 for text in batch.texts:
