@@ -17,15 +17,14 @@ silently scoring other files, or none.
 
 ``dask[distributed]`` is an extra (``pip install 'earnest[dask]'``), imported only here.
 
-Example (a cluster of two worker processes on this machine):
-    >>> from distributed import Client, LocalCluster            # doctest: +SKIP
-    >>> from earnest.trajectory import Battery
+Example (the default config is that of `--format jsonl`; the guide runs a cluster):
+    >>> DEFAULT_CONFIG.output
+    'jsonl'
+    >>> from distributed import Client, LocalCluster                  # doctest: +SKIP
     >>> with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, \\
-    ...         Client(cluster) as client:                      # doctest: +SKIP
-    ...     battery = Battery(keep_results=False)
+    ...         Client(cluster) as client:                            # doctest: +SKIP
     ...     for batch in score_paths(client, ["logs/"]):
-    ...         battery.tally.merge(batch.tally)
-    ...         print("".join(batch.texts), end="")             # one jsonl line each
+    ...         print("".join(batch.texts), end="")  # one jsonl line per trajectory
 """
 
 from __future__ import annotations
