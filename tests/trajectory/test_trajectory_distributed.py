@@ -268,7 +268,9 @@ def test_cli_workers_running_another_earnest_are_refused(
     finally:
         client.run(set_version, earnest.__version__)
     assert proc.returncode == 2 and NO_TRACEBACK not in proc.stderr, proc.stderr
-    assert f"runs earnest 0.0.0-other, the client {earnest.__version__}" in proc.stderr
+    assert proc.stderr.startswith("earnest: dask: 2 workers")
+    assert "earnest: the Dask worker tcp://127.0.0.1:" in proc.stderr
+    assert f" runs earnest 0.0.0-other, the client {earnest.__version__}: install" in proc.stderr
     assert proc.stdout == ""
 
 

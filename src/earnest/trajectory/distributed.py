@@ -65,11 +65,18 @@ class SentFile:
         return cls(str(path), os.path.abspath(path), path.is_file())
 
 
-class NotOnWorker(Exception):
-    """Raised on a worker that does not see a file as the client does (no shared filesystem,
-    another working directory, another file): the client names it as an :class:`InputError`."""
+_SHARED = (
+    "the workers read the files themselves, from the same absolute paths (a shared "
+    "filesystem or a mounted object store; see docs/guides/dask.md)"
+)
 
-    def __init__(self, path: str, problem: str, worker: str) -> None:
+
+class NotOnWorker(Exception):
+    """Raised on a worker that cannot score as the client would: it does not see a file
+    (``path``) as the client does, or runs another earnest. The client turns it into an
+    :class:`InputError` naming the file and the worker."""
+
+    def __init__(self, path: str | None, problem: str, worker: str) -> None:
         super().__init__(path, problem, worker)
         self.path, self.problem, self.worker = path, problem, worker
 
@@ -112,13 +119,7 @@ def score_files_on(
     try:
         yield from ordered_results(submit, sent, limit)
     except NotOnWorker as exc:
-        raise InputError(
-            exc.path,
-            None,
-            f"the Dask worker {exc.worker} {exc.problem}: the workers read the files "
-            "themselves, from the same absolute paths (a shared filesystem or a mounted "
-            "object store; see docs/guides/dask.md)",
-        ) from None
+        raise InputError(exc.path, None, f"the Dask worker {exc.worker} {exc.problem}") from None
     except Exception as exc:
         problem = _cluster_problem(exc)
         if problem is None:
@@ -134,9 +135,9 @@ def score_sent_batch(config: ScoreConfig, version: str, files: Sequence[SentFile
     worker = _worker_name()
     if version != earnest.__version__:
         raise NotOnWorker(
-            files[0].path if files else "-",
+            None,
             f"runs earnest {earnest.__version__}, the client {version}: install the same "
-            "version on the workers",
+            "version on the client and the workers",
             worker,
         )
     for sent in files:
@@ -259,10 +260,10 @@ def _unseen(sent: SentFile) -> str | None:
     if os.path.abspath(sent.path) != sent.absolute:
         return (
             f"resolves this relative path in another working directory ({os.getcwd()}): "
-            "give absolute paths"
+            f"give absolute paths; {_SHARED}"
         )
     if sent.seen and not os.path.isfile(sent.path):
-        return "cannot see this file"
+        return f"cannot see this file: {_SHARED}"
     return None  # (a file the client lost too is reported by the reader, as locally)
 
 
