@@ -11,7 +11,6 @@ import json
 from pathlib import Path
 
 from conftest import run_earnest
-
 from earnest.trajectory import ReadReport, detect_format, read_trajectories
 
 DATA = Path(__file__).parent.parent / "data" / "otel"

@@ -237,7 +237,8 @@ def _span(
         report.skip(name, line, f"{where}.attributes: not a list of {{key, value}}")
         return None
     attrs = attributes(span.get("attributes"))
-    span_name = span.get("name") if isinstance(span.get("name"), str) else ""
+    raw_name = span.get("name")
+    span_name: str = raw_name if isinstance(raw_name, str) else ""
     kind = _kind(span_name, attrs)
     if kind is None:
         return trace_id, None  # an HTTP client span, a framework's step: no part of the record
@@ -258,7 +259,8 @@ def _span(
             if error_type
             else "span status ERROR"
         )
-    span_id = span.get("spanId") if isinstance(span.get("spanId"), str) else f"span-{counter[0]}"
+    raw_id = span.get("spanId")
+    span_id: str = raw_id if isinstance(raw_id, str) and raw_id else f"span-{counter[0]}"
     start_at = start if start is not None else 0
     item = _Span(
         counter[0], start_at, end if end is not None else start_at, kind, attrs, span_name,
