@@ -136,3 +136,31 @@ def test_a_document_without_resource_spans_is_named(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert f"{path}: not an OTLP trace export: no top-level resourceSpans list" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_long_collector_lines_and_a_trace_split_over_lines(tmp_path: Path) -> None:
+    # A collector line is one export request: often far over the 64 KiB detection head, and
+    # one trace's spans may arrive in several requests (lines), out of order.
+    lines = JSONL.read_text().splitlines()
+    first = json.loads(lines[0])
+    spans = first["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    big = {"key": "app.note", "value": {"stringValue": "x" * 100_000}}
+    spans[0]["attributes"].append(big)
+    late, early = dict(first), json.loads(lines[0])
+    late_spans = spans[: len(spans) // 2]
+    early_spans = early["resourceSpans"][0]["scopeSpans"][0]["spans"][len(spans) // 2 :]
+    late["resourceSpans"] = [{**first["resourceSpans"][0], "scopeSpans": [{"spans": late_spans}]}]
+    early["resourceSpans"][0]["scopeSpans"][0]["spans"] = early_spans
+    path = tmp_path / "export.jsonl"
+    path.write_text(json.dumps(late) + "\n" + json.dumps(early) + "\n" + lines[1] + "\n")
+    assert path.stat().st_size > 100_000
+    assert detect_format(path) == "otlp-json"
+    trajectories, report = _read(path)
+    assert report.warnings == []
+    (whole, other), _ = _read(JSONL)
+    assert [t.id for t in trajectories] == ["conv-1", "conv-2"]
+    assert [c.as_tool_result() for c in trajectories[0].tool_calls] == [
+        c.as_tool_result() for c in whole.tool_calls
+    ]
+    assert trajectories[0].final_message == whole.final_message
+    assert trajectories[1].tool_calls == other.tool_calls

@@ -68,6 +68,13 @@ FORMAT = "otlp-json"
 
 MODEL_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
 _ERROR_CODES = (2, "2", "STATUS_CODE_ERROR")
+_KEPT = frozenset(
+    {"gen_ai.agent.name", "gen_ai.conversation.id", "gen_ai.input.messages",
+     "gen_ai.output.messages", "gen_ai.request.model", "gen_ai.tool.call.arguments",
+     "gen_ai.tool.call.id", "gen_ai.tool.call.result", "gen_ai.tool.name", "error.type"}
+)  # fmt: skip
+"""The attributes a trajectory uses; the rest of a span (tokens, provider...) is not kept."""
+_LEGACY = ("gen_ai.prompt.", "gen_ai.completion.")
 
 
 @dataclass(slots=True)
@@ -142,7 +149,7 @@ def _kind(name: str, attrs: dict[str, Any]) -> str | None:
         return "model"
     if operation in ("invoke_agent", "create_agent"):
         return "agent" if operation == "invoke_agent" else None
-    if any(k.startswith(("gen_ai.prompt.", "gen_ai.completion.")) for k in attrs):
+    if any(k.startswith(_LEGACY) for k in attrs):
         return "model"  # OpenLLMetry names model spans by provider ("openai.chat")
     return None
 
@@ -161,13 +168,16 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
 def _requests(path: Path, report: ReadReport) -> Iterator[tuple[int | None, dict[str, Any], str]]:
     """``(line, ExportTraceServiceRequest, place prefix)``: one per JSONL line, or the document."""
     name = str(path)
+    # A file exporter's JSONL has one request per line (often far over 64 KiB); a
+    # pretty-printed document spans many: the first non-blank line parses whole only in JSONL.
     with open(path, "rb") as handle:
-        head = handle.read(1 << 16).lstrip()
-    # A file exporter's JSONL has one request per line; a pretty-printed document spans many.
-    first_line = head.split(b"\n", 1)[0].strip()
+        first_line = b""
+        for raw in handle:
+            first_line = raw.strip()
+            if first_line:
+                break
     try:
-        safe_loads(first_line)
-        jsonl = True
+        jsonl = isinstance(safe_loads(first_line), dict)
     except ValueError:
         jsonl = False
     if jsonl:
@@ -242,6 +252,7 @@ def _span(
     kind = _kind(span_name, attrs)
     if kind is None:
         return trace_id, None  # an HTTP client span, a framework's step: no part of the record
+    attrs = {k: v for k, v in attrs.items() if k in _KEPT or k.startswith(_LEGACY)}
     start = _nanos(span.get("startTimeUnixNano"))
     end = _nanos(span.get("endTimeUnixNano"))
     if start is None:
