@@ -202,6 +202,9 @@ def test_receiver_down_keeps_a_failing_check_failing(tmp_path: Path) -> None:
     assert result.returncode == plain.returncode == 1
     assert result.stdout == plain.stdout
     assert "27 of 27 evaluation events not delivered" in result.stderr
+    assert f"cannot connect to 127.0.0.1:{url.rsplit(':', 1)[1]}: Connection refused" in (
+        result.stderr
+    )
     assert "Traceback" not in result.stderr
 
 

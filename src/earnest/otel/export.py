@@ -91,6 +91,27 @@ class _Capture(logging.Handler):
         return "; ".join(picked)
 
 
+def _unreachable(endpoint: str) -> str | None:
+    """Why no TCP connection to the endpoint's host can be made, or ``None`` if one can.
+
+    The SDK's last line for a receiver that is down is only "due to timeout, max retries or
+    shutdown"; one connection attempt says which it was (refused, no such host).
+    """
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(endpoint)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return None
+    try:
+        with socket.create_connection((parts.hostname or "", port), timeout=2):
+            return None
+    except OSError as exc:
+        return f"cannot connect to {parts.hostname}:{port}: {exc.strerror or exc}"
+
+
 def _sdk() -> Any:
     """The SDK modules, or a clear :class:`InputError` when the extra is not installed."""
     try:
@@ -178,7 +199,9 @@ class EventSink:
                 if answer == result_class.SUCCESS:
                     sink.sent += len(batch)
                 else:
-                    sink.error = sink._capture.reason() or "the receiver refused the batch"
+                    reason = sink._capture.reason() or "the receiver refused the batch"
+                    unreachable = _unreachable(target.endpoint)
+                    sink.error = reason if unreachable is None else f"{unreachable}; {reason}"
 
             def shutdown(self) -> None:
                 self.export()
