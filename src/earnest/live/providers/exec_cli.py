@@ -82,9 +82,12 @@ ACT_FLAGS: dict[str, list[str]] = {
     # reader) and edits accepted without a prompt; its permission system still confines
     # edits to the working folder, the workspace copy.
     "claude": ["--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits",
-               "--allowedTools", "Bash,Read,Edit,Write,Glob,Grep"],
-    # Codex: JSONL events on stdout; its own sandbox lets it write in the copy only.
-    "codex": ["--json", "--sandbox", "workspace-write"],
+               "--allowedTools", "Bash"],
+    # Codex: JSONL events on stdout; its own sandbox lets it write in the copy only. By
+    # default ``workspace-write`` also opens all of /tmp (where every sample's copy lives, and
+    # whatever else is there): only the copy and the sample's private TMPDIR stay writable.
+    "codex": ["--json", "--sandbox", "workspace-write",
+              "-c", "sandbox_workspace_write.exclude_slash_tmp=true"],
     # Gemini CLI: stream-json events; edits and shell approved automatically (its sandbox,
     # when configured, applies as usual).
     "gemini": ["--output-format", "stream-json", "--approval-mode", "yolo"],
@@ -260,6 +263,7 @@ class ExecProvider:
         what it did (:func:`earnest.live.act.behaviour`: its trajectory's commands and the
         copy's diff against the template)."""
         from earnest.live.act import behaviour
+        from earnest.live.act_transcripts import transcript_file
         from earnest.pressure.workspaces import copy_workspace, snapshot
 
         with tempfile.TemporaryDirectory(prefix="earnest-act-") as workdir:
@@ -277,13 +281,22 @@ class ExecProvider:
                 stdin_text = ""
             env = self._env(system_file)
             env["EARNEST_WORKSPACE"] = str(workspace)
+            # A temporary folder of the sample's own, beside the copy and removed with it:
+            # the agent's tools (pytest's tmp_path, shell here-documents) need one, and a
+            # sandbox that confines writes to the copy keeps this one open (codex).
+            private_tmp = folder / "tmp"
+            private_tmp.mkdir()
+            env.update(TMPDIR=str(private_tmp), TMP=str(private_tmp), TEMP=str(private_tmp))
             started = time.perf_counter()
             stdout, stderr, code = await run_child(
                 argv, stdin_text, cwd=str(workspace), env=env, timeout=timeout
             )
             latency = time.perf_counter() - started
             out = stdout.decode("utf-8", errors="replace")
-            did = behaviour(out, folder, before, workspace)
+            home = Path(env.get("HOME") or Path.home())
+            did = behaviour(
+                out, folder, before, workspace, transcript_file(self._profile.preset, out, home)
+            )
         if code != 0:
             err = stderr.decode("utf-8", errors="replace")
             detail = (err.strip() or out.strip())[-_TAIL:]
