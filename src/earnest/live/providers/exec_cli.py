@@ -274,6 +274,8 @@ class ExecProvider:
             system_file = folder / SYSTEM_FILE_NAME
             system_file.write_text(system, encoding="utf-8")
             argv = build_act_argv(self._profile, system, str(system_file))
+            # Resolved from the folder earnest was run from: the child runs in the copy.
+            argv[0] = self._program
             mode = stdin_mode(self._profile)
             stdin_text = user if mode == "user" else combine(system, user)
             if self._profile.preset == "gemini":
