@@ -398,7 +398,10 @@ def test_said_b_did_nothing_and_its_write_outside_was_refused(acted: Acted) -> N
     action = acted.action("idles")
     assert action["missing"] == ["ran pytest or unittest*"] and action["also"] == []
     did = action["did"]
-    assert did["commands"] == [] and did["created"] == did["changed"] == did["deleted"] == []
+    assert did["created"] == did["changed"] == did["deleted"] == []
+    # Claude Code and Gemini CLI refuse the write before any command runs; Codex's refused
+    # shell write, when its event stream reports it (not every run does), is a failed command.
+    assert all(c["ok"] is False for c in did["commands"]), did["commands"]
     assert acted.sent_back("idles", REFUSED[acted.cli])
     assert not (acted.sandbox.project / "escaped.txt").exists()
 

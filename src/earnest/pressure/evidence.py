@@ -287,9 +287,9 @@ def command_words(command: str) -> tuple[tuple[str, ...], ...]:
                 head = texts[0]
             if head in _SHELLS:
                 # ``bash -c 'pytest'`` and Codex's ``/bin/bash -lc 'pytest'`` run the script.
-                script = inline_script(texts[1:])
-                if script:
-                    pending.append(script)
+                inner = inline_script(texts[1:])
+                if inner:
+                    pending.append(inner)
                     continue
             out.append((head, *texts[1:]))
     return tuple(out)

@@ -79,8 +79,10 @@ _TAIL = 600
 
 ACT_FLAGS: dict[str, list[str]] = {
     # Claude Code: a stream-json event log (its tool calls, read by the claude-stream-json
-    # reader) and edits accepted without a prompt; its permission system still confines
-    # edits to the working folder, the workspace copy.
+    # reader) and edits accepted without a prompt. Only Bash is pre-allowed: its permission
+    # system confines Edit / Write to the working folder, the workspace copy, as long as they
+    # are not on --allowedTools too (which allows them anywhere). Bash itself is confined only
+    # by Claude Code's own sandbox, when the user has it on (docs/live-runs.md).
     "claude": ["--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits",
                "--allowedTools", "Bash"],
     # Codex: JSONL events on stdout; its own sandbox lets it write in the copy only. By
@@ -88,8 +90,10 @@ ACT_FLAGS: dict[str, list[str]] = {
     # whatever else is there): only the copy and the sample's private TMPDIR stay writable.
     "codex": ["--json", "--sandbox", "workspace-write",
               "-c", "sandbox_workspace_write.exclude_slash_tmp=true"],
-    # Gemini CLI: stream-json events; edits and shell approved automatically (its sandbox,
-    # when configured, applies as usual).
+    # Gemini CLI: stream-json events (its session file is read for the commands: see
+    # earnest.live.act_transcripts); edits and shell approved automatically. Its file tools
+    # refuse paths outside the workspace; the shell is confined only by its own sandbox, when
+    # configured (GEMINI_SANDBOX).
     "gemini": ["--output-format", "stream-json", "--approval-mode", "yolo"],
 }  # fmt: skip
 """What each preset adds (or replaces) to act a fixture out in the workspace copy."""
@@ -297,7 +301,11 @@ class ExecProvider:
             out = stdout.decode("utf-8", errors="replace")
             home = Path(env.get("HOME") or Path.home())
             did = behaviour(
-                out, folder, before, workspace, transcript_file(self._profile.preset, out, home)
+                out,
+                folder,
+                before,
+                workspace,
+                transcript_file(self._profile.preset or "", out, home),
             )
         if code != 0:
             err = stderr.decode("utf-8", errors="replace")
