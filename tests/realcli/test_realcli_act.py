@@ -433,6 +433,14 @@ def test_the_cli_ran_in_a_fresh_copy_with_its_own_settings(acted: Acted) -> None
     assert any(re.search(r"earnest-act-[^/\s\"']+/tmp/tmp\.", r.dump) for r in pwd)
 
 
+def test_the_cli_was_asked_to_act_and_still_for_the_choice_line(acted: Acted) -> None:
+    for name in SCENARIOS:
+        first = next(r for r in acted.model.agent_requests if _scenario(r) == name)
+        assert "do it, with your tools, in this folder" in first.dump, name
+        assert "CHOICE: <letter>" in first.dump, name
+        assert "never merge on an unrun suite" in first.dump.lower(), name  # the agent doc
+
+
 def test_the_users_folders_and_the_template_are_untouched(acted: Acted) -> None:
     assert acted.project_same, "the folder earnest ran from changed"
     assert acted.suite_same, "the suite's workspace template changed"
