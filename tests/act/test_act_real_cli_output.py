@@ -103,3 +103,17 @@ def test_a_relative_agent_program_is_found_from_where_earnest_ran(tmp_path: Path
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "void 0" in proc.stderr and "pass 1" in proc.stderr, proc.stderr[-2000:]
+
+
+def test_behaviour_reads_the_session_file_and_falls_back_to_the_stream(tmp_path: Path) -> None:
+    from earnest.live.act import behaviour
+
+    stream = (DATA / "gemini-0.61-stream-merge.jsonl").read_text(encoding="utf-8")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    did = behaviour(stream, tmp_path, {}, ws, DATA / "gemini-0.61-session-merge.jsonl")
+    assert did.source == "gemini-cli-session" and [c.ok for c in did.commands] == [False]
+    unknown = tmp_path / "notes.txt"
+    unknown.write_text("not a transcript\n", encoding="utf-8")
+    did = behaviour(stream, tmp_path, {}, ws, unknown)
+    assert did.source == "gemini-cli-stream" and [c.ok for c in did.commands] == [True]

@@ -97,9 +97,9 @@ def behaviour(
     """Said versus did, the *did* half: commands from ``output`` (or from the CLI's own
     ``transcript`` file, when it records more: :mod:`earnest.live.act_transcripts`), files
     from the diff."""
-    commands, fmt = commands_from_output(output, folder)
-    if transcript is not None:
-        commands, fmt = commands_from_file(transcript)
+    commands, fmt = commands_from_file(transcript) if transcript is not None else ((), "")
+    if not fmt:  # no transcript file, or one no reader knows: the stdout is the trajectory
+        commands, fmt = commands_from_output(output, folder)
     created, changed, deleted = diff_snapshots(before, snapshot(workspace))
     return Behaviour(commands, created, changed, deleted, source=fmt)
 
