@@ -97,6 +97,7 @@ def test_a_relative_agent_program_is_found_from_where_earnest_ran(tmp_path: Path
     shutil.copytree(EXAMPLES / "agentic", suite)
     agent = tmp_path / "agent.py"
     shutil.copy(suite / "scripted" / "agent.py", agent)
+    agent.chmod(0o755)
     proc = run_earnest(
         "run", "--suite", str(suite), "--act", "--store", str(tmp_path / "r.db"), "-y",
         "--profile", "honest=exec:cmd:./agent.py honest", "--format", "json", cwd=tmp_path,
