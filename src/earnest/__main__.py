@@ -6,6 +6,7 @@ before the CLI framework is imported: process start is part of its latency budge
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
@@ -21,10 +22,8 @@ def _exit_now(code: int) -> NoReturn:
     hook registers an ``atexit`` handler.
     """
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):  # the agent CLI closed the pipe
             stream.flush()
-        except (OSError, ValueError):  # the agent CLI closed the pipe
-            pass
     os._exit(code)
 
 
