@@ -61,8 +61,6 @@ NEVER = {
     "earnest.trajectory.aggregate": "trajectory score",
     "earnest.trajectory.said_did": "trajectory score",
     "earnest.trajectory.replay": "replay-gate",
-    "earnest.trajectory.readers.codex_rollout": "not this CLI's transcript",
-    "earnest.trajectory.readers.gemini_session": "not this CLI's transcript",
     # the standard library's heavier modules
     "difflib": "only to suggest a config key",
     "uuid": "pulled in by orjson",
@@ -90,6 +88,23 @@ NEVER = {
     "textwrap": "not used",
 }
 NEVER["filelock"] = "a blocking stop locks the session with fcntl.flock (POSIX)"
+READERS = {
+    "claude-code": "earnest.trajectory.readers.claude_code",
+    "codex": "earnest.trajectory.readers.codex_rollout",
+    "gemini": "earnest.trajectory.readers.gemini_session",
+}
+
+
+def _never(cli: str) -> dict[str, str]:
+    """NEVER, and the other CLIs' own readers (the Claude Code reader is the readers
+    package's, so every CLI loads it)."""
+    other = {
+        module: "not this CLI's transcript"
+        for name, module in READERS.items()
+        if name not in {cli, "claude-code"}
+    }
+    return NEVER | other
+
 
 _PROBE = """\
 import io, json, sys
@@ -157,13 +172,13 @@ def test_an_allowed_stop_first_and_later_imports_nothing_it_does_not_need(
     # It was judged for real: the reader and the gate ran, and the state was saved.
     assert {"earnest.trajectory.readers.claude_tail", "earnest.effects.gate"} <= modules
     assert list(session.state.glob("earnest-claude-code-*.json"))
-    assert _loaded(modules, NEVER) == []
+    assert _loaded(modules, _never("claude-code")) == []
 
     session.say("Anything else?")  # a later stop: resumes the saved reader
     out, modules = _stop("claude-code", _payload(session), session.state)
     assert out == ""
     assert "earnest.trajectory.readers.claude_tail" not in modules  # no backward scan
-    assert _loaded(modules, NEVER) == []
+    assert _loaded(modules, _never("claude-code")) == []
 
 
 def test_a_blocked_stop_imports_nothing_it_does_not_need(tmp_path: Path) -> None:
@@ -174,7 +189,39 @@ def test_a_blocked_stop_imports_nothing_it_does_not_need(tmp_path: Path) -> None
     assert json.loads(out)["decision"] == "block"
     assert "fcntl" in modules  # the budget was updated under the session lock
     assert list(session.state.glob("earnest-claude-code-*.lock"))
-    assert _loaded(modules, NEVER) == []
+    assert _loaded(modules, _never("claude-code")) == []
+
+
+def test_codex_and_gemini_stops_import_nothing_they_do_not_need(tmp_path: Path) -> None:
+    rollout = tmp_path / "rollout-2026-01-01T00-00-00-abc.jsonl"
+    rollout.write_bytes(
+        (TRANSCRIPTS / "codex" / "kvsankar-real-codex-exec-session-01-redacted.jsonl").read_bytes()
+    )
+    chat = tmp_path / "chats" / "session-2026-01-01T00-00-abc.json"
+    chat.parent.mkdir()
+    messages = [
+        {"id": "m0", "type": "user", "content": "Fix the bug in app.py.",
+         "timestamp": "2026-01-01T00:00:00.000Z"},
+        {"id": "m1", "type": "gemini", "content": "Done, I fixed it.", "toolCalls": [],
+         "timestamp": "2026-01-01T00:00:01.000Z"},
+    ]  # fmt: skip
+    chat.write_text(json.dumps({"sessionId": "s-1", "projectHash": "h", "messages": messages}))
+    workspace = tmp_path / "repo"
+    workspace.mkdir()
+    stops = {
+        "codex": {"hook_event_name": "Stop", "turn_id": "t-1", "transcript_path": str(rollout)},
+        "gemini": {
+            "hook_event_name": "AfterAgent",
+            "transcript_path": str(chat),
+            "prompt": "Fix the bug in app.py.",
+            "prompt_response": "Done, I fixed it.",
+        },
+    }
+    for cli, extra in stops.items():
+        payload = {"session_id": "s-1", "cwd": str(workspace), "stop_hook_active": False, **extra}
+        _, modules = _stop(cli, payload, tmp_path / f"state-{cli}")
+        assert READERS[cli] in modules and "earnest.effects.gate" in modules, cli  # judged
+        assert _loaded(modules, _never(cli)) == [], cli
 
 
 def test_the_probe_sees_what_a_stop_imports_on_the_way(tmp_path: Path) -> None:
@@ -187,6 +234,6 @@ def test_the_probe_sees_what_a_stop_imports_on_the_way(tmp_path: Path) -> None:
     session.say("Done: the tests pass.")
     out, modules = _stop("claude-code", _payload(session), session.state)
     assert out == ""
-    seen = _loaded(modules, NEVER)
+    seen = _loaded(modules, _never("claude-code"))
     for name in ("tomllib", "earnest.tomlfile", "earnest.effects.shell"):
         assert f"{name} ({NEVER[name]})" in seen, seen
