@@ -19,6 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 import typer
 
 from earnest.cli import app
+from earnest.cli.otel import OtelEndpointOpt, OtelOpt, close_sink, open_sink, send_trajectories
 from earnest.cli.output import NoRedactOpt, guard_output, redaction
 from earnest.errors import InputError
 from earnest.files import KeepOld, atomic_writer
@@ -230,6 +231,8 @@ def score(
         "earnest[dask].",
         show_default=False,
     ),
+    otel: OtelOpt = False,
+    otel_endpoint: OtelEndpointOpt = None,
 ) -> None:
     """Score recorded agent runs and measure how often "done" had no effect.
 
@@ -242,6 +245,9 @@ def score(
 
     The gate is replayed without a workspace (the recorded files are not here): file
     changes reported by the agent's tools count, unverified.
+
+    --otel also sends each trajectory's outcome as an OpenTelemetry gen_ai.evaluation.result
+    event (docs/formats.md); a failed export is a warning and changes no exit status.
 
     Exit status: 0 scored, 1 the rate exceeds --fail-over, 2 bad input or nothing readable.
     """
@@ -280,6 +286,7 @@ def score(
     streaming = fmt in (ScoreFormat.jsonl, ScoreFormat.json, ScoreFormat.parquet)
     battery = Battery(keep_results=not streaming)
     report = ReadReport()
+    sink = open_sink(otel, otel_endpoint)
 
     def emit(handle: IO[str]) -> None:
         with tempfile.TemporaryFile("w+", encoding="utf-8", errors="backslashreplace") as spool:
@@ -288,6 +295,7 @@ def score(
                 report.merge(batch.report)
                 battery.tally.merge(batch.tally)
                 battery.results.extend(batch.results)
+                send_trajectories(sink, batch)
                 if fmt is ScoreFormat.jsonl:
                     handle.writelines(scrub(text) for text in batch.texts)
                 for text in batch.texts if fmt is ScoreFormat.json else ():
@@ -314,6 +322,7 @@ def score(
             for batch in scored():
                 report.merge(batch.report)
                 battery.tally.merge(batch.tally)
+                send_trajectories(sink, batch)
                 for text in batch.texts:
                     rows.add(trajectory_row(json.loads(text)))
             _finish_reading(report, battery.total, len(chosen), paths, empty_ok=not chosen)
@@ -327,6 +336,7 @@ def score(
     else:
         with atomic_writer(output, errors="backslashreplace") as handle:
             emit(handle)
+    close_sink(sink)
     _check_fail_over(battery, fail_over)
 
 

@@ -93,6 +93,8 @@ def _classify_records(objects: list[dict[str, Any]], *, single: bool, name: str)
             return doc
     if any(o.get("schema") == "earnest.trajectory/1" for o in objects):
         return "earnest"
+    if any(isinstance(o.get("resourceSpans"), list) for o in objects):
+        return "otlp-json"  # an OTel collector file exporter: one trace request per line
     if _gemini_jsonl(objects):
         return "gemini-cli-session"
     if any("step_index" in o and "source" in o for o in objects):
@@ -149,6 +151,8 @@ def _gemini_jsonl(objects: list[dict[str, Any]]) -> bool:
 def _classify_document(doc: dict[str, Any], name: str) -> str | None:
     if doc.get("schema") == "earnest.trajectory/1":
         return "earnest"
+    if isinstance(doc.get("resourceSpans"), list):
+        return "otlp-json"
     if doc.get("type") == "result" or (doc.get("role") == "system" and "cost_usd" in doc):
         return "claude-json"
     version = doc.get("schema_version")
@@ -210,6 +214,8 @@ def _sniff_document(text: str, name: str) -> str | None:
         return None
     if key == "schema" and '"earnest.trajectory/1"' in head:
         return "earnest"
+    if key == "resourceSpans":
+        return "otlp-json"
     if re.search(r'"schema_version"\s*:\s*"ATIF', head):
         return "atif"
     if key in ("sessionId", "projectHash") and '"messages"' in head:
