@@ -1,7 +1,7 @@
 """Whole-process ``earnest score`` against its peers, Inspect AI re-scoring and promptfoo.
 
 Issue 10: ``earnest score`` must stay >= 5x faster than inspect_ai re-scoring and promptfoo on
-the same replies. One run builds the reply mix of ``bench_score.py`` (``benchmarks/replymix.py``:
+the same replies. One run builds the reply mix of ``bench_score.py`` (its ``build``:
 8 fixtures, 2,000 replies of ~2 KB in every envelope earnest reads, a third failing), writes the
 same replies three ways and times each tool as a whole process (start-up, imports,
 reading, scoring and writing its per-reply results to a file), wall clock, median of >= 5 runs:
@@ -51,9 +51,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-# The mix lives beside this file (shared with bench_score.py); importing it also puts the
-# checkout's src/ on the path.
-from replymix import FORMS, ROOT, SUITE, build
+# The reply mix is bench_score.py's (importing it also puts the checkout's src/ on the path).
+from bench_score import FORMS, ROOT, build
 
 from earnest.pressure.envelopes import unwrap_envelope
 from earnest.pressure.models import Fixture, Rule
@@ -61,6 +60,7 @@ from earnest.pressure.models import Fixture, Rule
 TARGET = 5.0
 MODEL = "mockllm/model"  # Inspect's offline model: re-scoring must resolve the log's model
 BENCH = Path(__file__).resolve().parent
+SUITE = ROOT / "examples" / "suite"  # the suite bench_score.build takes its fixtures from
 SCORER = BENCH / "peer_inspect_scorer.py"
 PROMPTFOO_PACKAGE = "promptfoo"
 # The newest release whose ``engines`` accepts node 20 (0.122+ needs node >= 22.22).
@@ -89,7 +89,6 @@ def expectations(fixture: Fixture, rules: dict[str, Rule]) -> dict[str, str]:
     """What the peers check for ``fixture``: the target letter, the citation pattern (``Rule N``
     or the rule's title) and the must_cite strings (a JSON list: promptfoo expands list vars).
 
-    >>> from replymix import build
     >>> mix, rules = build(1)
     >>> sorted(expectations(mix[0][0], rules))
     ['cite', 'must', 'target']
@@ -475,13 +474,46 @@ def peers(
     return found, skipped
 
 
+def report(timings: dict[str, Timing], skipped: Sequence[tuple[str, str]], n: int) -> list[str]:
+    """The table: each tool's figures beside earnest ``--jobs 1``'s, the skipped peers, the
+    verdict on the >= 5x target."""
+    base = timings["earnest --jobs 1"]
+    lines = [
+        f"{'tool':<24}{'wall s':>9}{'replies/s':>11}{'cpu s':>8}{'earnest x':>11}"
+        f"{'cpu x':>8}{'agrees':>9}"
+    ]
+    met = True
+    for name, t in timings.items():
+        agree = sum(a == b for a, b in zip(t.passes, base.passes, strict=True))
+        ratio, cpu_ratio = t.wall / base.wall, t.cpu / base.cpu
+        lines.append(
+            f"{name:<24}{t.wall:>9.2f}{n / t.wall:>11,.0f}{t.cpu:>8.2f}{ratio:>10.1f}x"
+            f"{cpu_ratio:>7.1f}x{agree / n:>9.0%}"
+        )
+        if not name.startswith("earnest"):
+            met = met and ratio >= TARGET
+    lines += [f"{name}: skipped: {why}" for name, why in skipped]
+    if any(not k.startswith("earnest") for k in timings):
+        verdict = "met" if met else "NOT met"
+        lines.append(
+            f"target: earnest --jobs 1 >= {TARGET:.0f}x faster than every peer (wall): {verdict}"
+        )
+    else:
+        lines.append(f"target >= {TARGET:.0f}x: not measured (no peer ran)")
+    lines.append(
+        "'earnest x': the tool's wall time over earnest --jobs 1's (how many times faster "
+        "earnest is); 'agrees': replies on which its pass/fail matches earnest's verdict"
+    )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--replies", type=int, default=2000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--no-install", action="store_true", help="never call npm")
     args = ap.parse_args(argv)
-    runs = max(5, args.runs) if args.runs >= 1 else 5
+    runs = max(5, args.runs)
     mix, rules = build(args.replies)
     n = len(mix)
     prefix = network_off()
@@ -503,33 +535,8 @@ def main(argv: list[str] | None = None) -> int:
                 if peer.name.startswith("earnest"):
                     raise
                 skipped.append((peer.name, f"did not run: {exc}"))
-    base = timings["earnest --jobs 1"]
-    print(
-        f"{'tool':<24}{'wall s':>9}{'replies/s':>11}{'cpu s':>8}{'earnest x':>11}"
-        f"{'cpu x':>8}{'agrees':>9}"
-    )
-    met = True
-    for name, t in timings.items():
-        agree = sum(a == b for a, b in zip(t.passes, base.passes, strict=True))
-        ratio, cpu_ratio = t.wall / base.wall, t.cpu / base.cpu
-        print(
-            f"{name:<24}{t.wall:>9.2f}{n / t.wall:>11,.0f}{t.cpu:>8.2f}{ratio:>10.1f}x"
-            f"{cpu_ratio:>7.1f}x{agree / n:>9.0%}"
-        )
-        if not name.startswith("earnest"):
-            met = met and ratio >= TARGET
-    for name, why in skipped:
-        print(f"{name}: skipped: {why}")
-    compared = [k for k in timings if not k.startswith("earnest")]
-    if compared:
-        verdict = "met" if met else "NOT met"
-        print(f"target: earnest --jobs 1 >= {TARGET:.0f}x faster than every peer (wall): {verdict}")
-    else:
-        print(f"target >= {TARGET:.0f}x: not measured (no peer ran)")
-    print(
-        "'earnest x': the tool's wall time over earnest --jobs 1's (how many times faster "
-        "earnest is); 'agrees': replies on which its pass/fail matches earnest's verdict"
-    )
+    for line in report(timings, skipped, n):
+        print(line)
     return 0
 
 
