@@ -228,10 +228,19 @@ def promptfoo_command(exe: Path, config: Path, out: Path) -> list[str]:
     ]
 
 
+def process_env() -> dict[str, str]:
+    """The timed processes' environment: this one's, but free to write bytecode caches, as a
+    user's machine is (``PYTHONDONTWRITEBYTECODE`` would make every earnest run compile its
+    modules again, while the peers' site-packages come compiled by pip)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def promptfoo_env(home: Path) -> dict[str, str]:
     """promptfoo offline: no telemetry, update check, sharing, cache or user config."""
     return {
-        **os.environ,
+        **process_env(),
         "PROMPTFOO_DISABLE_TELEMETRY": "1",
         "PROMPTFOO_DISABLE_UPDATE": "1",
         "PROMPTFOO_DISABLE_SHARING": "1",
@@ -377,7 +386,7 @@ def run_once(peer: Peer, out: Path, prefix: Sequence[str]) -> tuple[float, float
         text=True,
         timeout=RUN_TIMEOUT,
         stdin=subprocess.DEVNULL,
-        env=peer.env,
+        env=peer.env or process_env(),
         cwd=out.parent,
     )
     wall = time.perf_counter() - start
@@ -390,8 +399,8 @@ def run_once(peer: Peer, out: Path, prefix: Sequence[str]) -> tuple[float, float
 
 
 def time_peer(peer: Peer, work: Path, runs: int, n: int, prefix: Sequence[str]) -> Timing:
-    """Median of ``runs`` whole processes, after one untimed run (file caches warm, as for a
-    user who runs it twice); every run must score all ``n`` replies."""
+    """Median of ``runs`` whole processes, after one untimed run (file and bytecode caches
+    warm, as for a user who runs it twice); every run must score all ``n`` replies."""
     out = work / f"{peer.name.replace(' ', '-')}.out{peer.suffix}"
     run_once(peer, out, prefix)
     passes = peer.read(out)
@@ -502,7 +511,9 @@ def report(timings: dict[str, Timing], skipped: Sequence[tuple[str, str]], n: in
         lines.append(f"target >= {TARGET:.0f}x: not measured (no peer ran)")
     lines.append(
         "'earnest x': the tool's wall time over earnest --jobs 1's (how many times faster "
-        "earnest is); 'agrees': replies on which its pass/fail matches earnest's verdict"
+        "earnest is); 'agrees': replies on which its pass/fail matches earnest's verdict (the "
+        "peers' regex reads a draft CHOICE inside <think> and passes a fallback such as "
+        "'CHOICE: B, otherwise D')"
     )
     return lines
 
@@ -529,6 +540,7 @@ def main(argv: list[str] | None = None) -> int:
         found, skipped = peers(work, mix, rules, install=not args.no_install)
         timings: dict[str, Timing] = {}
         for peer in found:
+            print(f"timing {peer.name} ...", file=sys.stderr, flush=True)
             try:
                 timings[peer.name] = time_peer(peer, work, runs, n, prefix)
             except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:

@@ -31,6 +31,10 @@ def check(text: str, target: str, cite: str, must: list[str]) -> tuple[bool, str
     (True, 'B', 'pass')
     >>> check("CHOICE: A\\nCHOICE: B", "A", r"x", [])
     (False, 'A,B', 'choice')
+    >>> check("It is the better choice.\\nCHOICE: B", "B", r"\\bRule\\s+2\\b", [])
+    (False, 'B', 'citation')
+    >>> check("Rule 2, so: CHOICE: B", "B", r"\\bRule\\s+2\\b", ["a test first"])
+    (False, 'B', 'must_cite')
     """
     chosen = sorted(set(CHOICE.findall(text)))
     if not chosen:

@@ -70,6 +70,17 @@ def expected_checks(mix: Mix) -> list[bool]:
     return out
 
 
+def agrees_where_clear(passes: list[bool], mix: Mix) -> None:
+    """Where the plain check cannot differ from earnest, it does not: a pass without reasoning
+    passes, a wrong option or no decision at all fails (an oracle apart from the check)."""
+    for (fixture, reply), passed in zip(mix[0], passes, strict=True):
+        verdict = judge(fixture, mix[1], reply).verdict
+        if verdict == "pass" and "<think>" not in reply:
+            assert passed, reply[-200:]
+        if verdict in ("fail-choice", "fail-unparseable"):
+            assert not passed, reply[-200:]
+
+
 def by_name(found: Found, name: str) -> peers.Peer | None:
     return next((p for p in found[0] if p.name.startswith(name)), None)
 
@@ -114,8 +125,10 @@ def test_inspect_rescores_the_log_with_the_regex_scorer(
     assert peer is not None, found[1]
     expected = expected_checks(mix)
     assert True in expected and False in expected  # the check can fail, and does
-    timing = peers.time_peer(peer, work, 1, N, peers.network_off())
-    assert timing.passes == expected
+    out = work / "inspect.eval"
+    peers.run_once(peer, out, peers.network_off())  # once: Inspect takes seconds to start
+    assert peer.read(out) == expected
+    agrees_where_clear(expected, mix)
 
 
 def test_promptfoo_runs_offline_on_the_recorded_outputs(
@@ -130,9 +143,11 @@ def test_promptfoo_runs_offline_on_the_recorded_outputs(
     if not cut:
         pytest.skip("unshare -rn is not allowed here: cannot prove promptfoo stays offline")
     # Inside a namespace without any network: a promptfoo that needed one would fail here.
-    timing = peers.time_peer(peer, work, 1, N, cut)
-    assert timing.passes == expected_checks(mix)
-    data = peers.json.loads((work / "promptfoo-0.121.20.out.json").read_text(encoding="utf-8"))
+    out = work / "promptfoo.json"
+    peers.run_once(peer, out, cut)
+    assert peer.read(out) == expected_checks(mix)
+    agrees_where_clear(peer.read(out), mix)
+    data = peers.json.loads(out.read_text(encoding="utf-8"))
     rows = sorted(data["results"]["results"], key=lambda r: r["testIdx"])
     outputs = [r["response"]["output"] for r in rows]
     assert outputs == [peers.answer_text(reply) for _, reply in mix[0]]
