@@ -53,6 +53,7 @@ from pathlib import Path
 
 # The reply mix is bench_score.py's (importing it also puts the checkout's src/ on the path).
 from bench_score import FORMS, ROOT, build
+from peer_promptfoo import PROMPTFOO_VERSION, install_promptfoo, process_env, promptfoo_env
 
 from earnest.pressure.envelopes import unwrap_envelope
 from earnest.pressure.models import Fixture, Rule
@@ -62,10 +63,6 @@ MODEL = "mockllm/model"  # Inspect's offline model: re-scoring must resolve the 
 BENCH = Path(__file__).resolve().parent
 SUITE = ROOT / "examples" / "suite"  # the suite bench_score.build takes its fixtures from
 SCORER = BENCH / "peer_inspect_scorer.py"
-PROMPTFOO_PACKAGE = "promptfoo"
-# The newest release whose ``engines`` accepts node 20 (0.122+ needs node >= 22.22).
-PROMPTFOO_VERSION = "0.121.20"
-INSTALL_TIMEOUT = 900  # seconds for the npm install (about 1.4 GB of node_modules)
 RUN_TIMEOUT = 900  # seconds for one timed process
 
 # The Inspect scorer's check, for promptfoo (same pattern, same order of tests).
@@ -226,95 +223,6 @@ def promptfoo_command(exe: Path, config: Path, out: Path) -> list[str]:
         "--no-table",
         "--no-progress-bar",
     ]
-
-
-def process_env() -> dict[str, str]:
-    """The timed processes' environment: this one's, but free to write bytecode caches, as a
-    user's machine is (``PYTHONDONTWRITEBYTECODE`` would make every earnest run compile its
-    modules again, while the peers' site-packages come compiled by pip)."""
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
-
-
-def promptfoo_env(home: Path) -> dict[str, str]:
-    """promptfoo offline: no telemetry, update check, sharing, cache or user config."""
-    return {
-        **process_env(),
-        "PROMPTFOO_DISABLE_TELEMETRY": "1",
-        "PROMPTFOO_DISABLE_UPDATE": "1",
-        "PROMPTFOO_DISABLE_SHARING": "1",
-        "PROMPTFOO_CACHE_ENABLED": "false",
-        "PROMPTFOO_CONFIG_DIR": str(home),
-        "PROMPTFOO_SELF_HOSTED": "1",
-        "NO_COLOR": "1",
-    }
-
-
-def promptfoo_cache() -> Path:
-    explicit = os.environ.get("EARNEST_PEERS_CACHE")
-    return Path(explicit) if explicit else ROOT / ".cache" / "peers"
-
-
-def promptfoo_binary() -> Path:
-    folder = promptfoo_cache() / f"promptfoo-{PROMPTFOO_VERSION}"
-    return folder / "node_modules" / ".bin" / "promptfoo"
-
-
-def _promptfoo_version_ok(exe: Path) -> str | None:
-    """None when ``exe --version`` prints the pinned version, else why not."""
-    try:
-        done = subprocess.run(
-            [str(exe), "--version"],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            stdin=subprocess.DEVNULL,
-            env=promptfoo_env(Path(tempfile.gettempdir())),
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"{exe} --version did not run: {exc}"
-    if PROMPTFOO_VERSION not in done.stdout:
-        tail = " ".join((done.stdout + done.stderr).split())[-300:]
-        return f"{exe} --version printed {tail!r}, not {PROMPTFOO_VERSION}"
-    return None
-
-
-def install_promptfoo(allow: bool) -> tuple[Path | None, str]:
-    """The pinned promptfoo (installed with ``npm install --prefix`` into the cache when
-    ``allow``); (binary, "") or (None, why not)."""
-    exe = promptfoo_binary()
-    if exe.exists() and _promptfoo_version_ok(exe) is None:
-        return exe, ""
-    spec = f"{PROMPTFOO_PACKAGE}@{PROMPTFOO_VERSION}"
-    if not allow or os.environ.get("EARNEST_PEERS", "").strip().lower() in {"0", "false", "no"}:
-        return None, f"{spec} is not in {promptfoo_cache()} and installing is off"
-    npm = shutil.which("npm")
-    if npm is None or shutil.which("node") is None:
-        return None, "npm and node are not installed (apt-get install nodejs npm)"
-    target = exe.parents[2]
-    target.mkdir(parents=True, exist_ok=True)
-    # A package.json of its own keeps npm from walking up into the checkout.
-    (target / "package.json").write_text(
-        json.dumps({"name": "earnest-peers-promptfoo", "private": True}) + "\n", encoding="utf-8"
-    )
-    try:
-        done = subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(target), spec],
-            capture_output=True,
-            text=True,
-            timeout=INSTALL_TIMEOUT,
-            stdin=subprocess.DEVNULL,
-        )
-    except subprocess.TimeoutExpired:
-        return None, f"npm install {spec} took over {INSTALL_TIMEOUT} s"
-    if done.returncode != 0:
-        tail = " ".join((done.stderr or done.stdout).split())[-400:]
-        return None, f"npm install {spec} failed ({done.returncode}): {tail}"
-    if not exe.exists():
-        return None, f"npm install {spec} left no {exe}"
-    why = _promptfoo_version_ok(exe)
-    return (None, why) if why else (exe, "")
 
 
 # --- reading each tool's results -----------------------------------------------------------

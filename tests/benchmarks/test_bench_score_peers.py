@@ -25,6 +25,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import bench_score  # noqa: E402
 import bench_score_peers as peers  # noqa: E402
 import peer_inspect_scorer  # noqa: E402
+import peer_promptfoo  # noqa: E402
 
 from earnest.pressure.models import Fixture, Rule  # noqa: E402
 from earnest.pressure.verdict import judge  # noqa: E402
@@ -85,7 +86,7 @@ def by_name(found: Found, name: str) -> peers.Peer | None:
     return next((p for p in found[0] if p.name.startswith(name)), None)
 
 
-@pytest.mark.parametrize("module", [peers, peer_inspect_scorer])
+@pytest.mark.parametrize("module", [peers, peer_inspect_scorer, peer_promptfoo])
 def test_the_benchmark_modules_examples_hold(module: ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0
@@ -138,6 +139,8 @@ def test_promptfoo_runs_offline_on_the_recorded_outputs(
 ) -> None:
     peer = by_name(found, "promptfoo")
     if peer is None:
+        if peer_promptfoo.required():
+            pytest.fail(f"{peer_promptfoo.REQUIRE_ENV} names promptfoo, but: {found[1]}")
         pytest.skip("; ".join(why for name, why in found[1] if name.startswith("promptfoo")))
     cut = peers.network_off()
     if not cut:
@@ -157,7 +160,7 @@ def test_a_peer_that_is_not_installed_is_skipped_with_the_reason(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("EARNEST_PEERS_CACHE", str(tmp_path / "empty"))
-    exe, why = peers.install_promptfoo(allow=False)
+    exe, why = peer_promptfoo.install_promptfoo(allow=False)
     assert exe is None
     assert "promptfoo@" in why and "installing is off" in why
     assert not (tmp_path / "empty").exists()  # nothing was installed
