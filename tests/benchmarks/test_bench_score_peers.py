@@ -110,7 +110,9 @@ def test_earnest_as_the_benchmark_runs_it_writes_every_verdict(
 ) -> None:
     peer = by_name(found, name)
     assert peer is not None
-    timing = peers.time_peer(peer, work, 1, N, [])
+    timings, failed = peers.time_all([peer], work, 1, N, [])
+    assert failed == []
+    timing = timings[name]
     expected = [judge(fx, mix[1], reply).verdict == "pass" for fx, reply in mix[0]]
     assert timing.passes == expected
     assert timing.wall > 0 and timing.cpu > 0
@@ -172,7 +174,7 @@ def test_the_report_names_the_ratio_and_the_target(
 ) -> None:
     earnest = by_name(found, "earnest --jobs 1")
     assert earnest is not None
-    base = peers.time_peer(earnest, work, 1, N, [])
+    base = peers.time_all([earnest], work, 1, N, [])[0]["earnest --jobs 1"]
     slow = peers.Timing(base.wall * 6, base.cpu * 6, [not p for p in base.passes])
     fast = peers.Timing(base.wall * 2, base.cpu * 2, base.passes)
     lines = peers.report(
@@ -181,8 +183,11 @@ def test_the_report_names_the_ratio_and_the_target(
     text = "\n".join(lines)
     assert "6.0x" in text and "0%" in text
     assert "promptfoo x: skipped: not here" in text
-    assert "(wall): met" in text
+    assert "wall met, cpu met" in text
     lines = peers.report({"earnest --jobs 1": base, "peer slow": slow, "peer fast": fast}, [], N)
-    assert "(wall): NOT met" in "\n".join(lines)
+    assert "wall NOT met, cpu NOT met" in "\n".join(lines)
+    assert "busy" not in text
+    busy = "\n".join(peers.report({"earnest --jobs 1": base, "peer slow": slow}, [], N, (9.0, 2)))
+    assert "busy (load 9.0 on 2 cores)" in busy
     lines = peers.report({"earnest --jobs 1": base}, [], N)
     assert "not measured (no peer ran)" in "\n".join(lines)
