@@ -11,7 +11,6 @@ is used only when the pinned release is already in the cache (``.cache/peers/``,
 from __future__ import annotations
 
 import doctest
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,15 +47,9 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def found(work: Path, mix: Mix) -> Iterator[Found]:
-    old = os.environ.get("EARNEST_PEERS")
-    os.environ["EARNEST_PEERS"] = "0"  # whatever the cache holds, never call npm here
-    try:
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("EARNEST_PEERS", "0")  # whatever the cache holds, never call npm here
         yield peers.peers(work, mix[0], mix[1], install=False)
-    finally:
-        if old is None:
-            del os.environ["EARNEST_PEERS"]
-        else:
-            os.environ["EARNEST_PEERS"] = old
 
 
 def expected_checks(mix: Mix) -> list[bool]:
