@@ -62,11 +62,14 @@ class FakeBatchServer:
         polls_before_done: int | None = 1,
         expire: Predicate | None = None,
         lose: Predicate | None = None,
+        reject: str | None = None,
     ) -> None:
         self.script: Script = script or (lambda req: Action(text="CHOICE: A"))
         self.polls_before_done = polls_before_done
         self.expire = expire or (lambda req: False)
         self.lose = lose or (lambda req: False)
+        self.reject = reject
+        """An OpenAI batch whose input fails validation: ``failed`` with this message."""
         self.files: dict[str, bytes] = {}
         self.file_purposes: dict[str, str] = {}
         self.batches: dict[str, FakeBatch] = {}
@@ -139,6 +142,9 @@ class FakeBatchServer:
                 input_file_id=fid,
                 endpoint=str(body.get("endpoint")),
             )
+            if self.reject is not None:
+                b.ended, b.ended_at, b.status = True, time.time(), "failed"
+                b.counts = {"total": 0, "completed": 0, "failed": 0}
             self.batches[b.id] = b
             return 200, self._openai_view(b)
 
@@ -269,7 +275,13 @@ class FakeBatchServer:
             "expires_at": int(b.created_at) + 86400,
             "request_counts": b.counts or {"total": len(b.lines), "completed": 0, "failed": 0},
             "metadata": None,
-            "errors": None,
+            "failed_at": int(b.ended_at) if b.ended_at and status == "failed" else None,
+            "errors": {
+                "object": "list",
+                "data": [{"code": "invalid_request", "message": self.reject, "line": 1}],
+            }
+            if status == "failed"
+            else None,
         }
 
     def _anthropic_view(self, b: FakeBatch) -> dict[str, Any]:

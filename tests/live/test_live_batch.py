@@ -180,6 +180,39 @@ def test_openai_partial_failures_and_expiry_are_void_with_their_reason(tmp_path:
     assert sorted(v["error_kind"] for v in shown["voids"]) == ["expired"] * 2 + ["server_error"] * 2
 
 
+def test_a_batch_that_fails_validation_voids_its_samples_with_the_reason(tmp_path: Path) -> None:
+    suite = write_suite(tmp_path / "suite", 1)
+    db = tmp_path / "runs.db"
+    with FakeBatchServer(reject="model llama3 is not available in the Batch API") as srv:
+        proc = run(
+            suite, db, "local=openai:llama3", srv.base_url, "--batch", "--batch-poll", "0.01"
+        )
+        assert srv.creates == 1 and not srv.answered
+    assert proc.returncode == 1, proc.stderr
+    rows = stored(db, run_id_of(proc.stdout))
+    assert len(rows) == 2
+    for r in rows.values():
+        assert r["void"] == 1 and r["error_kind"] == "bad_request"
+        assert "the batch failed: invalid_request: model llama3 is not available" in r["error"]
+
+
+def test_nothing_listening_stops_the_run_with_a_hint_and_takes_nothing(tmp_path: Path) -> None:
+    from live_servers import closed_port
+
+    suite = write_suite(tmp_path / "suite", 1)
+    db = tmp_path / "runs.db"
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    proc = run(suite, db, "local=openai:llama3", url, "--batch", "--retries", "0")
+    assert proc.returncode == 1, proc.stderr
+    assert f"nothing listens at {url}" in proc.stderr and "Traceback" not in proc.stderr
+    assert "2 sample(s) not taken" in proc.stderr
+    assert stored(db, run_id_of(proc.stdout)) == {}
+    shown = json.loads(
+        run_earnest("runs", "show", "latest", "--store", str(db), "--format", "json").stdout
+    )
+    assert shown["status"] == "stopped"
+
+
 def test_anthropic_errored_expired_and_lost_requests_then_resume_retakes_only_those(
     tmp_path: Path,
 ) -> None:

@@ -109,7 +109,13 @@ class BatchRunner:
         store = r.store
         existing = store.samples(run_id)
         judged = {x.key for x in existing if not x.void}
-        open_batches = store.batches(run_id, open_only=True)
+        open_batches = []
+        for b in store.batches(run_id, open_only=True):
+            if set(b.requests.values()) <= judged:
+                # Killed after its last sample was stored but before it was marked: done.
+                store.set_batch_status(run_id, b.batch_id, b.status, collected=True)
+            else:
+                open_batches.append(b)
         covered = {key for b in open_batches for key in b.requests.values()}
         todo = [p for p in r.prepared if p.planned.key not in judged | covered]
         budget = Budget(r.config.max_cost, spent=sum(x.cost or 0.0 for x in existing))
@@ -137,7 +143,7 @@ class BatchRunner:
             status = "complete"
         elif still_open:
             status = "waiting"
-        elif budget.exhausted:
+        elif budget.exhausted or result.hint is not None:
             status = "stopped"
         else:
             status = "interrupted"
@@ -181,17 +187,21 @@ class BatchRunner:
                 try:
                     submitted, _ = await call_with_retries(submit, r.policy)
                 except ProviderError as exc:
+                    if exc.refused:
+                        # Nothing listens there: as online, the samples are not taken (no
+                        # void), the run stops with a hint, and resume submits them.
+                        result.hint = (
+                            f"nothing listens at {default_url(chunk[0].planned.profile)} — "
+                            f"is the server running? (profile {name}: the batch could not be "
+                            "submitted)"
+                        )
+                        break
                     # Nothing was created: each sample is void with why, and resume retries it.
                     for p in chunk:
                         self._store(
                             r.void_record(p, str(exc), exc.kind, exc.attempts, exc.raw, started)
                         )
                         result.stored_now += 1
-                    if exc.refused:
-                        result.hint = (
-                            f"nothing listens at {default_url(chunk[0].planned.profile)} — "
-                            "is the server running?"
-                        )
                     continue
                 batch = StoredBatch(
                     run_id=r.run_info.run_id,
