@@ -251,6 +251,14 @@ def test_anthropic_errored_expired_and_lost_requests_then_resume_retakes_only_th
         srv.script = agent(fixtures)
         srv.expire = srv.lose = lambda r: False
         answered = len(srv.answered)
+        # --no-wait: the void samples go into a second batch; nothing is polled yet
+        sent = run_earnest("run", "--resume", run_id, "--store", str(db), "--no-wait", "--yes")
+        assert sent.returncode == 1, sent.stderr
+        assert srv.creates == 2 and "7 sample(s) wait in provider batches" in sent.stderr
+        shown = json.loads(
+            run_earnest("runs", "show", run_id, "--store", str(db), "--format", "json").stdout
+        )
+        assert shown["status"] == "waiting" and shown["samples"]["void"] == 7
         again = run_earnest(
             "run", "--resume", run_id, "--store", str(db), "--batch-poll", "0.01", "--yes"
         )

@@ -282,7 +282,7 @@ def _take(plan: RunPlan, store: Path, yes: bool, fmt: str, progress_interval: fl
         )
     elif result.status == "waiting":
         print(
-            f"earnest: {info.total - summary.stored} sample(s) wait in provider batches; "
+            f"earnest: {result.in_batches} sample(s) wait in provider batches; "
             f"collect them with: earnest run --resume {info.run_id} --store {store}",
             file=sys.stderr,
         )

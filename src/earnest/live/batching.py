@@ -139,10 +139,12 @@ class BatchRunner:
         stored = {x.key for x in store.samples(run_id)}
         missing = [p for p in r.prepared if p.planned.key not in stored]
         still_open = store.batches(run_id, open_only=True)
-        if not missing:
-            status = "complete"
-        elif still_open:
+        result.in_batches = len({k for b in still_open for k in b.requests.values()})
+        if still_open:
+            # Before "complete": a void sample stored earlier may wait for its retry here.
             status = "waiting"
+        elif not missing:
+            status = "complete"
         elif budget.exhausted or result.hint is not None:
             status = "stopped"
         else:

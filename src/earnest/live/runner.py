@@ -412,6 +412,8 @@ class RunResult:
     stored_now: int = 0
     hint: str | None = None
     """Why the run stopped early when it was not the budget (nothing listening)."""
+    in_batches: int = 0
+    """Samples held by provider batches not yet collected (``--batch``: the run waits)."""
 
 
 def default_url(profile: Profile) -> str:

@@ -61,7 +61,7 @@ class AnthropicBatchClient:
         if batches is None:
             raise ProviderUnavailable(
                 f"profile {profile.name}: --batch needs Message Batches in the anthropic "
-                "package: pip install -U 'anthropic>=0.40'"
+                "package (client.messages.batches): pip install -U anthropic"
             )
         self._batches = batches
         self.name = profile.spec
