@@ -452,6 +452,11 @@ def test_bad_batch_input_is_exit_2_with_a_clear_message(tmp_path: Path) -> None:
         "--store", str(db), "--batch", "--no-wait", "--batch-wait", "5",
     )  # fmt: skip
     assert both.returncode == 2 and "--no-wait" in both.stderr and "Traceback" not in both.stderr
+    online = run_earnest(
+        "run", "--suite", str(suite), "--profile", "x=openai:m", "--base-url", "http://127.0.0.1:9/v1",
+        "--store", str(db), "--no-wait",
+    )  # fmt: skip
+    assert online.returncode == 2 and "--no-wait: applies to --batch runs only" in online.stderr
     assert not db.exists() or sqlite3.connect(db).execute(
         "SELECT count(*) FROM runs"
     ).fetchone() == (0,)

@@ -194,6 +194,7 @@ def plan_new(suite_dir: Path, ov: Overrides) -> RunPlan:
         total=len(prepared),
         earnest_version=__version__,
     )
+    check_batch_options(config, ov)
     if config.batch:
         clients = _batch_clients(config, prepared)
         return RunPlan(
@@ -202,6 +203,18 @@ def plan_new(suite_dir: Path, ov: Overrides) -> RunPlan:
     providers = _providers(config, suite, suite_dir)
     check_act_providers(prepared, providers)
     return RunPlan(suite, config, run, prepared, prepared, providers)
+
+
+def check_batch_options(config: LiveConfig, ov: Overrides) -> None:
+    """``--batch-wait``, ``--no-wait`` and ``--batch-poll`` say how to wait for batches: in a
+    run without any they would silently do nothing, so they are refused (exit 2)."""
+    if config.batch:
+        return
+    if ov.batch_wait is not None:
+        flag = "--no-wait" if ov.batch_wait == 0 else "--batch-wait"
+        raise InputError(None, flag, "applies to --batch runs only (add --batch)")
+    if ov.batch_poll is not None:
+        raise InputError(None, "--batch-poll", "applies to --batch runs only (add --batch)")
 
 
 def _batch_clients(config: LiveConfig, prepared: list[Prepared]) -> dict[str, BatchClient]:
@@ -246,6 +259,7 @@ def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overri
     judged = set(store.iter_keys(run_id, judged_only=True))
     prepared = [prepare(suite, p, config, run.checksums) for p in planned]
     pending = [p for p in prepared if p.planned.key not in judged]
+    check_batch_options(config, ov)
     if config.batch:
         held = {k for b in store.batches(run_id, open_only=True) for k in b.requests.values()}
         to_submit = [p for p in pending if p.planned.key not in held]

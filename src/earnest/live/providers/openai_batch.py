@@ -61,14 +61,15 @@ class OpenAIBatchClient:
         return self._provider._request(system, user, params)
 
     async def submit(self, requests: Sequence[BatchRequest]) -> Submitted:
+        # ASCII JSON, as the SDK sends a body online: a lone surrogate in a prompt is escaped,
+        # never written as bytes that are not UTF-8.
         data = "".join(
             json.dumps(
-                {"custom_id": r.custom_id, "method": "POST", "url": ENDPOINT, "body": r.body},
-                ensure_ascii=False,
+                {"custom_id": r.custom_id, "method": "POST", "url": ENDPOINT, "body": r.body}
             )
             + "\n"
             for r in requests
-        ).encode("utf-8", "surrogatepass")
+        ).encode("ascii")
         try:
             upload = await self._client.files.create(
                 file=("earnest-batch.jsonl", data, "application/jsonl"), purpose="batch"
