@@ -103,6 +103,9 @@ def test_batch_run_stores_what_the_online_run_stores_at_half_the_cost(
         url = online_srv.base_url if profile == "mini" else online_srv.anthropic_url
         online = run(suite, db, profile, url, "--samples", "2")
     assert online.returncode == 0, online.stderr
+    # a store without batch runs keeps its old schema (and size): the tables come with a batch
+    tables = {r[0] for r in sqlite3.connect(db).execute("SELECT name FROM sqlite_master")}
+    assert "samples" in tables and "batches" not in tables
     with FakeBatchServer(agent(fixtures), polls_before_done=2) as srv:
         url = srv.base_url if profile == "mini" else srv.anthropic_url
         batch = run(suite, db, profile, url, "--samples", "2", "--batch", "--batch-poll", "0.01")

@@ -88,6 +88,10 @@ CREATE TABLE IF NOT EXISTS samples (
     finished_at TEXT NOT NULL,
     PRIMARY KEY (run_id, fixture_id, profile, arm, epoch)
 );
+"""
+
+
+_BATCH_SCHEMA = """
 CREATE TABLE IF NOT EXISTS batches (
     run_id TEXT NOT NULL REFERENCES runs(run_id),
     batch_id TEXT NOT NULL,
@@ -111,6 +115,8 @@ CREATE TABLE IF NOT EXISTS batch_requests (
     PRIMARY KEY (run_id, batch_id, custom_id)
 );
 """
+"""The batches a ``--batch`` run submitted, made by the first one: a store without batch runs
+keeps the schema (and the size) it always had."""
 
 
 def now_iso() -> str:
@@ -438,6 +444,9 @@ class RunStore:
         with self._guard(batch.run_id, writing=True):
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                for statement in _BATCH_SCHEMA.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
                 self._db.execute(
                     "INSERT INTO batches(run_id, batch_id, profile, provider, input_file_id,"
                     " status, collected, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)",
@@ -475,6 +484,8 @@ class RunStore:
         if open_only:
             sql += " AND collected = 0"
         with self._guard(run_id):
+            if not self._has_batches():
+                return []
             rows = self._db.execute(sql + " ORDER BY rowid", (run_id,)).fetchall()
             found = []
             for bid, profile, provider, file_id, status, collected, created, updated in rows:
@@ -501,6 +512,12 @@ class RunStore:
                     )
                 )
         return found
+
+    def _has_batches(self) -> bool:
+        row = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'batches'"
+        ).fetchone()
+        return row is not None
 
     def set_batch_status(
         self, run_id: str, batch_id: str, status: str, *, collected: bool = False
