@@ -114,6 +114,33 @@ def run(
             "of the fixture's workspace and is judged on what it did as well as what it said.",
         ),
     ] = False,
+    batch: Annotated[
+        bool,
+        typer.Option(
+            "--batch",
+            help="Send every sample through the OpenAI Batch API / Anthropic Message Batches "
+            "(half price, results within 24h); the batch ids are stored, so --resume polls them.",
+        ),
+    ] = False,
+    batch_wait: Annotated[
+        float | None,
+        typer.Option(
+            "--batch-wait",
+            min=0.0,
+            help="Seconds to wait for the batches to end (default: until they end); then exit "
+            "with the run waiting, for --resume to collect.",
+        ),
+    ] = None,
+    no_wait: Annotated[
+        bool,
+        typer.Option(
+            "--no-wait", help="Submit the batches (or check them once, on --resume) and exit."
+        ),
+    ] = False,
+    batch_poll: Annotated[
+        float | None,
+        typer.Option("--batch-poll", min=0.001, help="Seconds between polls of a batch (30)."),
+    ] = None,
     fmt: FormatOpt = "table",
     progress_interval: Annotated[
         float, typer.Option("--progress-interval", help="Seconds between plain progress lines.")
@@ -150,6 +177,8 @@ def run(
             "--seed",
             "contradicts --no-shuffle (the fixture's own order has no seed): give one of them",
         )
+    if no_wait and batch_wait is not None:
+        raise InputError(None, "--no-wait", "contradicts --batch-wait: give one of them")
     ov = Overrides(
         profiles=tuple(profile or ()),
         base_url=base_url,
@@ -165,6 +194,9 @@ def run(
         fixtures=fixtures,
         act=True if act else None,
         no_citation=no_citation,
+        batch=True if batch else None,
+        batch_poll=batch_poll,
+        batch_wait=0.0 if no_wait else batch_wait,
     )
     with contextlib.ExitStack() as held:
         if resume is not None:
@@ -222,9 +254,16 @@ def _take(
         f"({len(cfg.profiles)} profile(s) × {len(cfg.arms)} arm(s) × {cfg.samples} epoch(s)); "
         f"estimated {est.tokens_in} input + {est.tokens_out} output tokens, "
         f"{format_usd(est.cost)}"
-        + (f" plus unpriced profiles: {', '.join(est.unpriced)}" if est.unpriced else ""),
+        + (f" plus unpriced profiles: {', '.join(est.unpriced)}" if est.unpriced else "")
+        + (" (batch: half price)" if cfg.batch else ""),
         file=sys.stderr,
     )
+    if plan.in_batches:
+        print(
+            f"batch: {plan.in_batches} sample(s) are in batches submitted before: "
+            "polled, not submitted again",
+            file=sys.stderr,
+        )
     if est.paid and est.samples and not yes:
         if not sys.stdin.isatty():
             print(
@@ -262,6 +301,12 @@ def _take(
             f"earnest: {result.hint}\n"
             f"earnest: {info.total - summary.stored} sample(s) not taken; start the server, then "
             f"resume with: earnest run --resume {info.run_id} --store {store}",
+            file=sys.stderr,
+        )
+    elif result.status == "waiting":
+        print(
+            f"earnest: {result.in_batches} sample(s) wait in provider batches; "
+            f"collect them with: earnest run --resume {info.run_id} --store {store}",
             file=sys.stderr,
         )
     elif result.status == "stopped":

@@ -13,6 +13,8 @@ backoff = 1.0                 # first backoff delay (seconds), doubling, with ji
 max_cost = 5.0                # USD; stop starting samples beyond it
 fixtures = ["PRS-R08"]        # a subset (default: all)
 act = false                   # act agentic fixtures out in their workspace (--act)
+batch = false                 # send every sample through the provider's batch API (--batch)
+batch_poll = 30               # seconds between polls of a submitted batch (--batch-poll)
 
 [live.prices]                 # USD per million tokens, by model family
 "gpt-4o-mini" = { input = 0.15, output = 0.6 }
@@ -56,6 +58,8 @@ _KEYS = {
     "prices",
     "profiles",
     "act",
+    "batch",
+    "batch_poll",
 }
 
 
@@ -77,6 +81,11 @@ class LiveConfig:
     prices: Mapping[str, Price] = field(default_factory=dict)
     act: bool = False
     """Act agentic fixtures out in their workspace (``--act``; ``mode = "act"`` per fixture)."""
+    batch: bool = False
+    """Send the samples through the provider's batch API (``--batch``, see
+    ``earnest.live.batching``): stored with the run, so ``--resume`` polls its batches."""
+    batch_poll: float = 30.0
+    """Seconds between polls of a submitted batch."""
 
     def profile(self, name: str) -> Profile | None:
         return next((p for p in self.profiles if p.name == name), None)
@@ -102,6 +111,8 @@ class LiveConfig:
             "backoff": self.backoff,
             "max_cost": self.max_cost,
             "prices": {k: [v.input, v.output] for k, v in self.prices.items()},
+            "batch": self.batch,
+            "batch_poll": self.batch_poll,
         }
 
     @classmethod
@@ -120,6 +131,8 @@ class LiveConfig:
             fixtures=tuple(data.get("fixtures", ())),
             prices={k: Price(float(v[0]), float(v[1])) for k, v in data.get("prices", {}).items()},
             act=bool(data.get("act", False)),
+            batch=bool(data.get("batch", False)),
+            batch_poll=float(data.get("batch_poll", 30.0)),
         )
 
 
@@ -174,9 +187,13 @@ def live_config_from_table(
     act = table.get("act", False)
     if not isinstance(act, bool):
         raise InputError(file, f"{place}.act", "must be true or false")
+    batch = table.get("batch", False)
+    if not isinstance(batch, bool):
+        raise InputError(file, f"{place}.batch", "must be true or false")
     timeout = number("timeout", 120.0)
     backoff = number("backoff", 1.0)
-    assert timeout is not None and backoff is not None
+    batch_poll = number("batch_poll", 30.0)
+    assert timeout is not None and backoff is not None and batch_poll is not None
     return LiveConfig(
         profiles=profiles,
         samples=whole("samples", 1, 1),
@@ -191,6 +208,8 @@ def live_config_from_table(
         fixtures=tuple(fixtures),
         prices=prices,
         act=act,
+        batch=batch,
+        batch_poll=batch_poll,
     )
 
 

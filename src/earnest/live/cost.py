@@ -34,8 +34,20 @@ class Price:
     def cost(self, tokens_in: int, tokens_out: int) -> float:
         return (tokens_in * self.input + tokens_out * self.output) / 1_000_000
 
+    def scaled(self, factor: float) -> Price:
+        """This price times ``factor`` (a batch discount).
+
+        >>> Price(3.0, 15.0).scaled(0.5)
+        Price(input=1.5, output=7.5)
+        """
+        return Price(self.input * factor, self.output * factor)
+
 
 FREE = Price(0.0, 0.0)
+
+BATCH_DISCOUNT = 0.5
+"""What a provider batch costs relative to the list price: the OpenAI Batch API and Anthropic
+Message Batches both bill half (``earnest run --batch``)."""
 
 # Public list prices per million tokens (input, output) at the time of writing; families are
 # matched by substring, longest key first, so "gpt-4o-mini" wins over "gpt-4o".
@@ -146,6 +158,7 @@ def format_usd(value: float | None) -> str:
 
 
 __all__ = [
+    "BATCH_DISCOUNT",
     "BUILTIN_PRICES",
     "DEFAULT_OUTPUT_TOKENS",
     "FREE",

@@ -88,6 +88,13 @@ class Progress:
         else:
             print(msg, file=self.stream, flush=True)
 
+    def on_note(self, text: str) -> None:
+        """A line about the run that is no sample (a provider batch submitted, polled)."""
+        if self._live is not None:
+            self._live.console.print(text, markup=False, highlight=False)
+        else:
+            print(text, file=self.stream, flush=True)
+
     def on_finish(self, status: str) -> None:
         if self._live is not None:
             self._live.update(self._renderable())

@@ -42,6 +42,7 @@ from earnest.errors import InputError
 from earnest.live.act import acts, template_of
 from earnest.live.config import LiveConfig
 from earnest.live.cost import (
+    BATCH_DISCOUNT,
     FREE,
     Price,
     default_output_tokens,
@@ -214,6 +215,15 @@ def profile_price(profile: Profile, prices: Mapping[str, Price]) -> Price | None
     return family_price(profile.model, prices)
 
 
+def run_price(profile: Profile, config: LiveConfig) -> Price | None:
+    """What a profile's tokens cost in this run: a provider batch (``--batch``) bills
+    :data:`~earnest.live.cost.BATCH_DISCOUNT` of the list price."""
+    price = profile_price(profile, config.prices)
+    if price is not None and config.batch:
+        return price.scaled(BATCH_DISCOUNT)
+    return price
+
+
 def output_budget(profile: Profile) -> int:
     """The profile's output limit, else the default the request will carry."""
     for k in _TOKEN_KEYS:
@@ -274,7 +284,7 @@ def prepare(
     meta = checksums["fixtures"][f.id]
     tin = estimate_tokens(rendered.system) + estimate_tokens(rendered.user)
     tout = output_budget(planned.profile)
-    price = profile_price(planned.profile, config.prices)
+    price = run_price(planned.profile, config)
     est_cost = None if price is None else price.cost(tin, tout)
     reserve = est_cost
     if price is not None and capped(planned.profile):
@@ -402,6 +412,8 @@ class RunResult:
     stored_now: int = 0
     hint: str | None = None
     """Why the run stopped early when it was not the budget (nothing listening)."""
+    in_batches: int = 0
+    """Samples held by provider batches not yet collected (``--batch``: the run waits)."""
 
 
 def default_url(profile: Profile) -> str:
@@ -593,9 +605,17 @@ class Runner:
         except ProviderError as exc:
             if exc.refused and self._hint is not None:
                 return None
-            return self._void(prep, str(exc), exc.kind, exc.attempts, exc.raw, started)
+            return self.void_record(prep, str(exc), exc.kind, exc.attempts, exc.raw, started)
         except Exception as exc:  # an SDK's unexpected error voids one sample, not the run
-            return self._void(prep, f"{type(exc).__name__}: {exc}", "error", 1, "", started)
+            return self.void_record(prep, f"{type(exc).__name__}: {exc}", "error", 1, "", started)
+        return self.record_reply(prep, reply, attempts, started)
+
+    def record_reply(
+        self, prep: Prepared, reply: ProviderReply, attempts: int, started: float
+    ) -> SampleRecord:
+        """The stored sample of one reply, judged by the one verdict function: the path every
+        reply takes, online or collected from a provider batch (``earnest.live.batching``)."""
+        planned = prep.planned
         # A reply's JSON may decode to lone surrogates ("\ud800"): SQLite and every UTF-8
         # writer refuse them, so they become U+FFFD here, before anything stores or prints.
         reply = replace(
@@ -610,7 +630,7 @@ class Runner:
         )
         if judged.truncated:
             # The harness's token limit cut the reply before it decided: not the agent's answer.
-            void = self._void(
+            void = self.void_record(
                 prep,
                 "the reply was cut off at its token limit before any decision",
                 "truncated",
@@ -663,7 +683,7 @@ class Runner:
             "displayed_order": tuple(order),
         }
 
-    def _void(
+    def void_record(
         self, prep: Prepared, error: str, kind: str, attempts: int, raw: str, started: float
     ) -> SampleRecord:
         return SampleRecord(
@@ -680,7 +700,7 @@ class Runner:
     def _cost(self, prep: Prepared, reply: ProviderReply) -> float | None:
         if reply.cost is not None:
             return reply.cost
-        price = profile_price(prep.planned.profile, self.config.prices)
+        price = run_price(prep.planned.profile, self.config)
         if price is None:
             return None
         tin = reply.tokens_in if reply.tokens_in is not None else prep.est_tokens_in
@@ -705,6 +725,7 @@ __all__ = [
     "prepare",
     "profile_price",
     "request_params",
+    "run_price",
     "sample_time_limit",
     "select_fixtures",
     "suite_checksums",

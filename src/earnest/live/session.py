@@ -18,9 +18,11 @@ from pathlib import Path
 
 from earnest import __version__
 from earnest.errors import InputError
+from earnest.live.batching import BatchRunner
 from earnest.live.config import LiveConfig, live_config_from_table, parse_arms
 from earnest.live.profiles import Profile, parse_cli_profile, parse_spec
 from earnest.live.providers import Provider, ProviderUnavailable, make_provider
+from earnest.live.providers.batch import BatchClient, make_batch_client
 from earnest.live.runner import (
     Estimate,
     Observer,
@@ -59,6 +61,12 @@ class Overrides:
     act: bool | None = None
     no_citation: bool = False
     """``--no-citation``: judge choice-only (``citation = "optional"``)."""
+    batch: bool | None = None
+    """``--batch``: through the providers' batch APIs (``earnest.live.batching``)."""
+    batch_poll: float | None = None
+    batch_wait: float | None = None
+    """``--batch-wait``: the most seconds to wait for batches (``None``: until they end;
+    ``0``: ``--no-wait``)."""
 
     def matrix_options(self) -> list[str]:
         """The options that would change which samples a run takes (refused on resume)."""
@@ -84,6 +92,10 @@ class RunPlan:
     pending: list[Prepared]
     providers: dict[str, Provider] = field(default_factory=dict)
     resumed: bool = False
+    batch_clients: dict[str, BatchClient] = field(default_factory=dict)
+    batch_wait: float | None = None
+    in_batches: int = 0
+    """Samples an open batch of this (resumed) run holds: polled, not submitted again."""
 
     @property
     def broken_fixture_files(self) -> list[Path]:
@@ -146,6 +158,8 @@ def configured(suite: Suite, ov: Overrides) -> LiveConfig:
         "shuffle",
         "max_cost",
         "act",
+        "batch",
+        "batch_poll",
     ):
         value = getattr(ov, attr)
         if value is not None:
@@ -180,9 +194,39 @@ def plan_new(suite_dir: Path, ov: Overrides) -> RunPlan:
         total=len(prepared),
         earnest_version=__version__,
     )
+    check_batch_options(config, ov)
+    if config.batch:
+        clients = _batch_clients(config, prepared)
+        return RunPlan(
+            suite, config, run, prepared, prepared, batch_clients=clients, batch_wait=ov.batch_wait
+        )
     providers = _providers(config, suite, suite_dir)
     check_act_providers(prepared, providers)
     return RunPlan(suite, config, run, prepared, prepared, providers)
+
+
+def check_batch_options(config: LiveConfig, ov: Overrides) -> None:
+    """``--batch-wait``, ``--no-wait`` and ``--batch-poll`` say how to wait for batches: in a
+    run without any they would silently do nothing, so they are refused (exit 2)."""
+    if config.batch:
+        return
+    if ov.batch_wait is not None:
+        flag = "--no-wait" if ov.batch_wait == 0 else "--batch-wait"
+        raise InputError(None, flag, "applies to --batch runs only (add --batch)")
+    if ov.batch_poll is not None:
+        raise InputError(None, "--batch-poll", "applies to --batch runs only (add --batch)")
+
+
+def _batch_clients(config: LiveConfig, prepared: list[Prepared]) -> dict[str, BatchClient]:
+    """The batch client of every profile; refuses (exit 2) a sample to act out, which needs an
+    agent in a workspace, not a batch of messages."""
+    acted = next((p for p in prepared if p.act is not None), None)
+    if acted is not None:
+        raise ProviderUnavailable(
+            f'fixture {acted.planned.fixture.id} is acted out (--act / mode = "act"): '
+            "--batch sends messages only; run it without --batch"
+        )
+    return {p.name: make_batch_client(p) for p in config.profiles}
 
 
 def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overrides) -> RunPlan:
@@ -199,7 +243,7 @@ def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overri
     suite = _load_suite(root, ov)
     stored = LiveConfig.from_dict(run.config)
     changes: dict[str, object] = {}
-    for attr in ("concurrency", "timeout", "retries", "backoff", "max_cost"):
+    for attr in ("concurrency", "timeout", "retries", "backoff", "max_cost", "batch", "batch_poll"):
         value = getattr(ov, attr)
         if value is not None:
             changes[attr] = value
@@ -215,6 +259,22 @@ def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overri
     judged = set(store.iter_keys(run_id, judged_only=True))
     prepared = [prepare(suite, p, config, run.checksums) for p in planned]
     pending = [p for p in prepared if p.planned.key not in judged]
+    check_batch_options(config, ov)
+    if config.batch:
+        held = {k for b in store.batches(run_id, open_only=True) for k in b.requests.values()}
+        to_submit = [p for p in pending if p.planned.key not in held]
+        clients = _batch_clients(config, pending) if pending else {}
+        return RunPlan(
+            suite,
+            config,
+            run,
+            prepared,
+            to_submit,
+            resumed=True,
+            batch_clients=clients,
+            batch_wait=ov.batch_wait,
+            in_batches=len(pending) - len(to_submit),
+        )
     providers = _providers(config, suite, root) if pending else {}
     check_act_providers(pending, providers)
     return RunPlan(suite, config, run, prepared, pending, providers, resumed=True)
@@ -249,10 +309,16 @@ def execute(plan: RunPlan, store: RunStore, observer: Observer | None = None) ->
 
     async def main() -> RunResult:
         try:
+            if plan.config.batch:
+                return await BatchRunner(
+                    runner, plan.batch_clients, wait=plan.batch_wait, poll=plan.config.batch_poll
+                ).run()
             return await runner.run()
         finally:
             for p in plan.providers.values():
                 await p.aclose()
+            for c in plan.batch_clients.values():
+                await c.aclose()
 
     try:
         return asyncio.run(main())

@@ -34,7 +34,8 @@ from earnest.redact import scrub
 
 DEFAULT_STORE = Path(".earnest") / "runs.db"
 SCHEMA_VERSION = 1
-RUN_STATUSES = ("running", "complete", "stopped", "interrupted")
+RUN_STATUSES = ("running", "complete", "stopped", "interrupted", "waiting")
+"""``waiting``: provider batches submitted and not yet collected (``earnest run --batch``)."""
 
 SampleId = tuple[str, str, str, int]
 """(fixture_id, profile, arm, epoch): a sample's key within its run."""
@@ -88,6 +89,34 @@ CREATE TABLE IF NOT EXISTS samples (
     PRIMARY KEY (run_id, fixture_id, profile, arm, epoch)
 );
 """
+
+
+_BATCH_SCHEMA = """
+CREATE TABLE IF NOT EXISTS batches (
+    run_id TEXT NOT NULL REFERENCES runs(run_id),
+    batch_id TEXT NOT NULL,
+    profile TEXT NOT NULL,
+    provider TEXT NOT NULL,
+    input_file_id TEXT,
+    status TEXT NOT NULL,
+    collected INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (run_id, batch_id)
+);
+CREATE TABLE IF NOT EXISTS batch_requests (
+    run_id TEXT NOT NULL,
+    batch_id TEXT NOT NULL,
+    custom_id TEXT NOT NULL,
+    fixture_id TEXT NOT NULL,
+    profile TEXT NOT NULL,
+    arm TEXT NOT NULL,
+    epoch INTEGER NOT NULL,
+    PRIMARY KEY (run_id, batch_id, custom_id)
+);
+"""
+"""The batches a ``--batch`` run submitted, made by the first one: a store without batch runs
+keeps the schema (and the size) it always had."""
 
 
 def now_iso() -> str:
@@ -153,6 +182,24 @@ class SampleRecord:
     @property
     def key(self) -> SampleId:
         return (self.fixture_id, self.profile, self.arm, self.epoch)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredBatch:
+    """A provider batch a run submitted (``earnest run --batch``): its id, which profile, and
+    which sample each request's ``custom_id`` stands for. ``collected``: its results are
+    stored as samples, so ``--resume`` neither polls nor resubmits it."""
+
+    run_id: str
+    batch_id: str
+    profile: str
+    provider: str
+    requests: dict[str, SampleId]
+    input_file_id: str | None = None
+    status: str = "submitted"
+    collected: bool = False
+    created_at: str = field(default_factory=now_iso)
+    updated_at: str = field(default_factory=now_iso)
 
 
 _COLUMNS = [
@@ -389,6 +436,99 @@ class RunStore:
                         raise
                     on_damage(exc)
 
+    # batches ----------------------------------------------------------------------------
+
+    def add_batch(self, batch: StoredBatch) -> None:
+        """Record a batch the moment the provider created it (one transaction with its
+        requests), so a process killed while it waits loses nothing: ``--resume`` polls it."""
+        with self._guard(batch.run_id, writing=True):
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _BATCH_SCHEMA.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute(
+                    "INSERT INTO batches(run_id, batch_id, profile, provider, input_file_id,"
+                    " status, collected, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                    (
+                        batch.run_id,
+                        batch.batch_id,
+                        batch.profile,
+                        batch.provider,
+                        batch.input_file_id,
+                        batch.status,
+                        1 if batch.collected else 0,
+                        batch.created_at,
+                        batch.updated_at,
+                    ),
+                )
+                self._db.executemany(
+                    "INSERT INTO batch_requests(run_id, batch_id, custom_id, fixture_id, profile,"
+                    " arm, epoch) VALUES (?,?,?,?,?,?,?)",
+                    [
+                        (batch.run_id, batch.batch_id, cid, *key)
+                        for cid, key in batch.requests.items()
+                    ],
+                )
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def batches(self, run_id: str, *, open_only: bool = False) -> list[StoredBatch]:
+        """The run's batches in the order they were submitted (``open_only``: not collected)."""
+        sql = (
+            "SELECT batch_id, profile, provider, input_file_id, status, collected, created_at,"
+            " updated_at FROM batches WHERE run_id = ?"
+        )
+        if open_only:
+            sql += " AND collected = 0"
+        with self._guard(run_id):
+            if not self._has_batches():
+                return []
+            rows = self._db.execute(sql + " ORDER BY rowid", (run_id,)).fetchall()
+            found = []
+            for bid, profile, provider, file_id, status, collected, created, updated in rows:
+                requests = {
+                    str(cid): (str(f), str(p), str(a), int(e))
+                    for cid, f, p, a, e in self._db.execute(
+                        "SELECT custom_id, fixture_id, profile, arm, epoch FROM batch_requests"
+                        " WHERE run_id = ? AND batch_id = ? ORDER BY rowid",
+                        (run_id, bid),
+                    )
+                }
+                found.append(
+                    StoredBatch(
+                        run_id=run_id,
+                        batch_id=str(bid),
+                        profile=str(profile),
+                        provider=str(provider),
+                        requests=requests,
+                        input_file_id=file_id,
+                        status=str(status),
+                        collected=bool(collected),
+                        created_at=str(created),
+                        updated_at=str(updated),
+                    )
+                )
+        return found
+
+    def _has_batches(self) -> bool:
+        row = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'batches'"
+        ).fetchone()
+        return row is not None
+
+    def set_batch_status(
+        self, run_id: str, batch_id: str, status: str, *, collected: bool = False
+    ) -> None:
+        with self._guard(run_id, writing=True):
+            self._db.execute(
+                "UPDATE batches SET status = ?, collected = MAX(collected, ?), updated_at = ?"
+                " WHERE run_id = ? AND batch_id = ?",
+                (status, 1 if collected else 0, now_iso(), run_id, batch_id),
+            )
+
     def iter_keys(self, run_id: str, *, judged_only: bool = True) -> Iterator[SampleId]:
         sql = "SELECT fixture_id, profile, arm, epoch FROM samples WHERE run_id = ?"
         if judged_only:
@@ -521,6 +661,7 @@ __all__ = [
     "RunStore",
     "SampleId",
     "SampleRecord",
+    "StoredBatch",
     "now_iso",
     "sample_from_row",
 ]

@@ -88,7 +88,11 @@ class AnthropicProvider:
             raise sdk_error(self._anthropic, exc) from None
         except ValueError as exc:
             raise malformed_body(exc) from None
-        latency = time.perf_counter() - started
+        return self._reply(resp, time.perf_counter() - started)
+
+    def _reply(self, resp: Any, latency: float) -> ProviderReply:
+        """A ``Message`` as a reply: what an online call returns and what a batch's succeeded
+        line carries (``earnest.live.providers.anthropic_batch``)."""
         raw = raw_json(resp)
         content = getattr(resp, "content", None)
         if not isinstance(content, list):

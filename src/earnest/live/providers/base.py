@@ -32,6 +32,8 @@ ErrorKind = Literal[
     "process",
     "missing_reply",
     "agent_error",
+    "expired",
+    "canceled",
     "error",
 ]
 

@@ -61,32 +61,45 @@ def sdk_error(sdk: ModuleType, exc: Exception) -> ProviderError:
             refused=refused,
         )
     if isinstance(exc, sdk.APIStatusError):
-        status: int = exc.status_code
         headers = dict(exc.response.headers) if exc.response is not None else {}
-        retry_after = parse_retry_after(headers)
-        body = short(exc.body if exc.body is not None else exc.message)
-        if status == 429:
-            return ProviderError(
-                f"HTTP 429 rate limited: {body}",
-                kind="rate_limit",
-                retryable=True,
-                retry_after=retry_after,
-                status=status,
-            )
-        if status >= 500:  # includes Anthropic's 529 overloaded
-            return ProviderError(
-                f"HTTP {status}: {body}",
-                kind="server_error",
-                retryable=True,
-                retry_after=retry_after,
-                status=status,
-            )
-        if status in (401, 403):
-            return ProviderError(f"HTTP {status}: {body}", kind="auth", status=status)
-        return ProviderError(f"HTTP {status}: {body}", kind="bad_request", status=status)
+        return status_error(
+            exc.status_code,
+            exc.body if exc.body is not None else exc.message,
+            retry_after=parse_retry_after(headers),
+        )
     if isinstance(exc, sdk.APIResponseValidationError):
         return ProviderError(f"malformed response: {exc}", kind="malformed")
     return ProviderError(f"{type(exc).__name__}: {exc}", kind="error")
+
+
+def status_error(status: int, body: object, *, retry_after: float | None = None) -> ProviderError:
+    """An HTTP error status as a :class:`ProviderError`: 429 and 5xx retryable, 401/403
+    ``auth``, other 4xx ``bad_request``. A batch's errored line (whose status the batch
+    reports) maps the same way as an online call's.
+
+    >>> status_error(529, "overloaded").kind, status_error(400, {"error": "x"}).retryable
+    ('server_error', False)
+    """
+    text = short(body)
+    if status == 429:
+        return ProviderError(
+            f"HTTP 429 rate limited: {text}",
+            kind="rate_limit",
+            retryable=True,
+            retry_after=retry_after,
+            status=status,
+        )
+    if status >= 500:  # includes Anthropic's 529 overloaded
+        return ProviderError(
+            f"HTTP {status}: {text}",
+            kind="server_error",
+            retryable=True,
+            retry_after=retry_after,
+            status=status,
+        )
+    if status in (401, 403):
+        return ProviderError(f"HTTP {status}: {text}", kind="auth", status=status)
+    return ProviderError(f"HTTP {status}: {text}", kind="bad_request", status=status)
 
 
 def connection_refused(exc: BaseException) -> bool:
@@ -135,4 +148,5 @@ __all__ = [
     "raw_json",
     "sdk_error",
     "short",
+    "status_error",
 ]
