@@ -45,6 +45,11 @@ def detect_format(path: str | Path) -> str | None:
             whole = len(head) < HEAD_BYTES or not handle.read(1)
     except OSError:
         return None
+    if head.startswith(b"PK\x03\x04"):
+        # A zip archive: an Inspect AI .eval log is judged by its member names.
+        from earnest.trajectory.readers.inspect_log import is_eval_archive
+
+        return "inspect" if is_eval_archive(Path(path)) else None
     return detect_bytes(head, whole=whole, name=str(path))
 
 
@@ -149,6 +154,9 @@ def _gemini_jsonl(objects: list[dict[str, Any]]) -> bool:
 def _classify_document(doc: dict[str, Any], name: str) -> str | None:
     if doc.get("schema") == "earnest.trajectory/1":
         return "earnest"
+    spec = doc.get("eval")
+    if isinstance(spec, dict) and "task" in spec and ("samples" in doc or "plan" in doc):
+        return "inspect"  # an Inspect AI .json log (inspect_log.is_json_log)
     if doc.get("type") == "result" or (doc.get("role") == "system" and "cost_usd" in doc):
         return "claude-json"
     version = doc.get("schema_version")
@@ -208,6 +216,8 @@ def _sniff_document(text: str, name: str) -> str | None:
         if key == "role":
             return "openai-chat"
         return None
+    if key == "version" and re.search(r'"eval"\s*:\s*\{', head) and '"task"' in head:
+        return "inspect"  # an Inspect AI .json log: {"version": 2, "status": ..., "eval": {...}}
     if key == "schema" and '"earnest.trajectory/1"' in head:
         return "earnest"
     if re.search(r'"schema_version"\s*:\s*"ATIF', head):
