@@ -127,7 +127,7 @@ def cycled_inputs(doc: str, *, timestamps: bool = False) -> Iterator[tuple[int, 
     from the real lines in a temporary folder: (real line count, small, big)."""
     parser = argparse.ArgumentParser(description=doc.split("\n", 1)[0])
     parser.add_argument("--mb", type=int, default=40, help="size of the larger file (MB)")
-    args = parser.parse_args()
+    args, _ = parser.parse_known_args()  # a caller may add options of its own
     lines = real_lines()
     with tempfile.TemporaryDirectory() as tmp:
         big = Path(tmp) / "big.jsonl"
