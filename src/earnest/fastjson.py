@@ -23,12 +23,24 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+_decode = json.JSONDecoder().decode
+"""What :func:`json.loads` calls when given no options (its default decoder)."""
 
-def _stdlib(data: bytes | str) -> Any:
+
+def json_loads(data: bytes | str) -> Any:
+    """:func:`json.loads`, with its wrapper skipped for a line that starts ``{``: for such
+    bytes ``json.loads`` detects UTF-8 (no byte-order mark, no NUL in the first two bytes)
+    and decodes them with ``surrogatepass`` before the same decoder runs, as here."""
+    if isinstance(data, bytes) and data[:1] == b"{" and data[1:2] != b"\x00":
+        return _decode(data.decode("utf-8", "surrogatepass"))
     return json.loads(data)
 
 
-def _pick() -> tuple[str, Callable[[bytes | str], Any]]:
+def _stdlib(data: bytes | str) -> tuple[Any, bool]:
+    return json_loads(data), False
+
+
+def _pick() -> tuple[str, Callable[[bytes | str], tuple[Any, bool]]]:
     if os.environ.get("EARNEST_JSON", "").strip().lower() == "stdlib":
         return "json", _stdlib
     try:
@@ -43,19 +55,34 @@ def _pick() -> tuple[str, Callable[[bytes | str], Any]]:
     digits = bytes.maketrans(b"123456789", b"000000000")
     run = b"0" * 19
 
-    def loads(data: bytes | str) -> Any:
+    def parse(data: bytes | str) -> tuple[Any, bool]:
         raw = data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
         if run not in raw.translate(digits):
             try:
-                return fast(raw)
+                return fast(raw), True
             except refused:
                 pass
-        return json.loads(data)  # same acceptance, same result and error, as without orjson
+        # same acceptance, same result and error, as without orjson
+        return json_loads(data), False
 
-    return "orjson", loads
+    return "orjson", parse
 
 
-PARSER, loads = _pick()
-"""``PARSER`` names the parser in use: ``"orjson"`` or ``"json"``."""
+PARSER, parse = _pick()
+"""``PARSER`` names the parser in use: ``"orjson"`` or ``"json"``.
 
-__all__ = ["PARSER", "loads"]
+``parse(data)`` is ``(value, valid_unicode)``: ``valid_unicode`` is True when orjson parsed
+it, which only accepts text that is valid UTF-8 with no lone surrogate (escaped or not), so
+no string in the value holds one and :mod:`earnest.safejson` need not look for them.
+
+    >>> parse(b'"\\ud83d\\ude00"')[0], parse(b'"\\ud800"')  # a pair, and a lone one
+    ('\U0001f600', ('\ud800', False))
+"""
+
+
+def loads(data: bytes | str) -> Any:
+    """The JSON value of ``data`` (as :func:`json.loads` gives it)."""
+    return parse(data)[0]
+
+
+__all__ = ["PARSER", "json_loads", "loads", "parse"]
