@@ -154,6 +154,14 @@ def test_detection_and_directory_walk(inspect_run: tuple[Path, Path, list[dict[s
     logs, _, _ = inspect_run
     for path in logs.iterdir():
         assert detect_format(path) == "inspect", path
+    # a .json log larger than the 64 KiB head is judged by its first keys
+    small = next(logs.glob("*agent-tools*.json"))
+    doc = json.loads(small.read_text())
+    doc["samples"][0]["messages"][0]["content"] += " padding" * 20_000
+    large = logs.parent / "large.json"
+    large.write_text(json.dumps(doc, indent=2))
+    assert large.stat().st_size > 128 * 1024 and detect_format(large) == "inspect"
+    assert len(list(read_trajectories(large, report=ReadReport()))) == 5
     # a zip that is not an Inspect log is no transcript
     other = logs.parent / "other.zip"
     with zipfile.ZipFile(other, "w") as archive:
