@@ -223,12 +223,13 @@ def test_hostile_members_are_skipped_and_bounded(
     })  # fmt: skip
     report = ReadReport()
     got = [t.id for t in read_trajectories(hostile, report=report)]
-    assert got == ["claim#1", "fail#1", "loop#1", "crash#1"]
+    assert got == ["claim#1", "fail#1", "loop#1", "crash#1", "escape#None"]
     text = "\n".join(report.lines())
     assert "samples/bad_epoch_1.json: malformed JSON" in text
     assert "samples/list_epoch_1.json: a sample must be a JSON object" in text
     assert "samples/deep_epoch_1.json: malformed JSON: JSON nested too deeply" in text
-    assert "escape" not in text and not (tmp_path.parent / "escape_epoch_1.json").exists()
+    # read by name, as any sample (a sample id may hold ".."), never as a path
+    assert not (tmp_path.parent / "escape_epoch_1.json").exists()
     # every member is bounded: past the limit a sample is skipped, with its name
     monkeypatch.setattr(inspect_log, "MAX_MEMBER_BYTES", 1000)
     report = ReadReport()
@@ -304,3 +305,28 @@ def test_unsupported_compression_is_reported(tmp_path: Path) -> None:
     assert "samples/1_epoch_1.json: compression method 12 is not supported" in "\n".join(
         report.lines()
     )
+
+
+def test_a_damaged_zstandard_member_is_reported_and_the_rest_read(
+    inspect_run: tuple[Path, Path, list[dict[str, Any]]], tmp_path: Path
+) -> None:
+    logs, _, _ = inspect_run
+    source = next(logs.glob("*agent-tools*.eval"))
+    with zipfile.ZipFile(source) as archive:
+        info = archive.getinfo("samples/write_epoch_1.json")
+    assert info.compress_type == 93  # what inspect_ai writes: Zstandard
+    data = bytearray(source.read_bytes())
+    at = (
+        info.header_offset
+        + 30
+        + len(info.filename.encode())
+        + len(info.extra)
+        + info.compress_size // 2
+    )
+    data[at] ^= 0xFF
+    damaged = tmp_path / "damaged.eval"
+    damaged.write_bytes(bytes(data))
+    report = ReadReport()
+    got = [t.id for t in read_trajectories(damaged, report=report)]
+    assert got == ["claim#1", "fail#1", "loop#1", "crash#1"]
+    assert f"{damaged}: samples/write_epoch_1.json: damaged (" in "\n".join(report.lines())

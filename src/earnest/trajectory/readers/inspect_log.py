@@ -33,7 +33,6 @@ Example:
 
 from __future__ import annotations
 
-import re
 import zipfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -62,7 +61,6 @@ MAX_MEMBER_BYTES = 256 * 1024 * 1024
 events); a larger member is skipped with a warning."""
 MAX_HEADER_BYTES = 64 * 1024 * 1024
 
-_SAMPLE_MEMBER = re.compile(r"samples/[^/\\]+\.json")
 _HEADERS = ("header.json", "_journal/start.json")
 _ATTACHMENT = "attachment://"
 _LIMITS: dict[str, TerminationReason] = {
@@ -83,8 +81,13 @@ def is_eval_archive(path: Path) -> bool:
     except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError):
         return path.suffix == ".eval"
     return any(h in names for h in _HEADERS) or (
-        path.suffix == ".eval" and any(_SAMPLE_MEMBER.fullmatch(n) for n in names)
+        path.suffix == ".eval" and any(_is_sample_member(n) for n in names)
     )
+
+
+def _is_sample_member(name: str) -> bool:
+    """``samples/<id>_epoch_<n>.json`` (inspect_ai writes the id as it is)."""
+    return name.startswith("samples/") and name.endswith(".json")
 
 
 def is_json_log(doc: Mapping[str, Any]) -> bool:
@@ -126,7 +129,9 @@ def _read_archive(path: Path, report: ReadReport, options: dict[str, Any]) -> It
         seen: set[str] = set()
         for info in archive.infolist():
             member = info.filename
-            if member in seen or not _SAMPLE_MEMBER.fullmatch(member):
+            # Any name under samples/: a sample id may hold "/" or "..", and a name is
+            # only looked up here, never used as a path (nothing is extracted).
+            if member in seen or not _is_sample_member(member):
                 continue
             seen.add(member)
             try:

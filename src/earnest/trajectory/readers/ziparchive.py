@@ -5,7 +5,8 @@ looked up by name and their bytes read into memory, at most ``limit`` bytes each
 the archive declares (a member that inflates past its declared size is caught as it reads).
 Stored and deflated members go through :mod:`zipfile` (whose inflater honours the output
 bound); Zstandard members (method 93, what inspect_ai writes since 0.3.9x) are decompressed
-with the ``zstandard`` package, streamed with the same bound, and their CRC-32 checked here,
+with the ``zstandard`` package, streamed from the file with the same bound, and their
+CRC-32 checked here,
 because the standard library reads them only from Python 3.14. Other methods, encrypted
 members and damaged data raise :class:`ArchiveError` with a short reason.
 
@@ -30,7 +31,7 @@ import struct
 import zipfile
 import zlib
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 ZIP_ZSTANDARD = 93
 """The zip method id of Zstandard (APPNOTE 4.4.5)."""
@@ -79,6 +80,21 @@ def _bounded(handle: IO[bytes] | Any, limit: int, name: str) -> bytes:
         parts.append(chunk)
 
 
+class _Slice:
+    """``length`` bytes of an open file from its current position, as a readable stream
+    (the compressed data of one member: streamed, never read whole)."""
+
+    def __init__(self, handle: IO[bytes], length: int) -> None:
+        self.handle = handle
+        self.left = length
+
+    def read(self, size: int = -1) -> bytes:
+        size = self.left if size < 0 else min(size, self.left)
+        data = self.handle.read(size) if size else b""
+        self.left -= len(data)
+        return data
+
+
 def _zstd_member(path: Path, info: zipfile.ZipInfo, limit: int) -> bytes:
     try:
         import zstandard
@@ -94,15 +110,13 @@ def _zstd_member(path: Path, info: zipfile.ZipInfo, limit: int) -> bytes:
             raise ArchiveError(f"{info.filename}: bad local file header")
         fields = _LOCAL_HEADER.unpack(header)
         handle.seek(info.header_offset + _LOCAL_HEADER.size + fields[10] + fields[11])
-        compressed = handle.read(info.compress_size)
-    if len(compressed) != info.compress_size:
-        raise ArchiveError(f"{info.filename}: cut short")
-    try:
-        # read_across_frames: inspect_ai splits large members into several frames.
-        reader = zstandard.ZstdDecompressor().stream_reader(compressed, read_across_frames=True)
-        data = _bounded(reader, limit, info.filename)
-    except zstandard.ZstdError as exc:
-        raise ArchiveError(f"{info.filename}: damaged ({exc})") from None
+        try:
+            # read_across_frames: inspect_ai splits large members into several frames.
+            source = cast(IO[bytes], _Slice(handle, info.compress_size))  # only .read() is used
+            reader = zstandard.ZstdDecompressor().stream_reader(source, read_across_frames=True)
+            data = _bounded(reader, limit, info.filename)
+        except zstandard.ZstdError as exc:
+            raise ArchiveError(f"{info.filename}: damaged ({exc})") from None
     if zlib.crc32(data) != info.CRC:
         raise ArchiveError(f"{info.filename}: damaged (CRC-32 mismatch)")
     return data
