@@ -13,7 +13,6 @@ Example:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,8 @@ from earnest.errors import InputError
 
 def did_you_mean(key: str, known: Iterable[str]) -> str | None:
     """The known key closest to ``key`` (case-insensitive), or ``None`` when none is close."""
+    import difflib  # only when a key is wrong: every config reader (a stop hook's) imports this
+
     options = sorted(known)
     by_fold = {k.casefold(): k for k in options}
     close = difflib.get_close_matches(key.casefold(), list(by_fold), n=1, cutoff=0.6)

@@ -7,7 +7,10 @@ the standard library otherwise — with the same result either way.
 — ``NaN``/``Infinity``, ``1e400``, lone surrogate escapes, a byte-order mark, UTF-16,
 invalid UTF-8 — is parsed, or refused with its error message, by the standard library
 exactly as before. orjson would read an integer beyond 64 bits as a float: text with a run
-of 19 digits goes to the standard library without trying orjson. ``EARNEST_JSON=stdlib`` turns orjson off (e.g. to compare the two).
+of 19 digits goes to the standard library without trying orjson. ``EARNEST_JSON=stdlib``
+turns orjson off (e.g. to compare the two). orjson is imported only once a process has parsed
+:data:`WARM_UP_BYTES` (a stop hook reading one run never imports it); ``EARNEST_JSON=orjson``
+uses it from the first document.
 
 Example:
     >>> loads(b'{"a": [1, 2.5, "x"]}')
@@ -21,7 +24,17 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from importlib.util import find_spec
 from typing import Any
+
+WARM_UP_BYTES = 1 << 20
+"""Bytes a process parses with the standard library before it imports orjson.
+
+Importing orjson costs a few milliseconds (it imports ``uuid``, ``platform``...), more than
+it saves on a small read: a stop hook reading one run, or a reply file, never pays for it;
+a reader going through a large transcript switches to orjson after the first megabyte. The
+result is the same either way (see above), so where the switch happens is not visible."""
+
 
 _decode = json.JSONDecoder().decode
 """What :func:`json.loads` calls when given no options (its default decoder)."""
@@ -40,13 +53,23 @@ def _stdlib(data: bytes | str) -> tuple[Any, bool]:
     return json_loads(data), False
 
 
-def _pick() -> tuple[str, Callable[[bytes | str], tuple[Any, bool]]]:
-    if os.environ.get("EARNEST_JSON", "").strip().lower() == "stdlib":
-        return "json", _stdlib
+def _choice() -> str:
+    return os.environ.get("EARNEST_JSON", "").strip().lower()
+
+
+def _wanted() -> bool:
+    if _choice() == "stdlib":
+        return False
     try:
-        import orjson
-    except ImportError:
-        return "json", _stdlib
+        return find_spec("orjson") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _orjson_parse() -> Callable[[bytes | str], tuple[Any, bool]]:
+    """The orjson-backed parser: orjson first, the standard library when orjson refuses."""
+    import orjson
+
     fast = orjson.loads
     refused = orjson.JSONDecodeError
     # orjson reads an integer beyond 64 bits as a float, silently: text with a run of 19
@@ -65,24 +88,45 @@ def _pick() -> tuple[str, Callable[[bytes | str], tuple[Any, bool]]]:
         # same acceptance, same result and error, as without orjson
         return json_loads(data), False
 
-    return "orjson", parse
+    return parse
 
 
-PARSER, parse = _pick()
-"""``PARSER`` names the parser in use: ``"orjson"`` or ``"json"``.
+PARSER = "orjson" if _wanted() else "json"
+"""``PARSER`` names the parser in use: ``"orjson"`` or ``"json"``."""
 
-``parse(data)`` is ``(value, valid_unicode)``: ``valid_unicode`` is True when orjson parsed
-it, which only accepts text that is valid UTF-8 with no lone surrogate (escaped or not), so
-no string in the value holds one and :mod:`earnest.safejson` need not look for them.
+_parse: Callable[[bytes | str], tuple[Any, bool]] = _stdlib
+_seen = WARM_UP_BYTES if _choice() == "orjson" else 0  # orjson from the first document
 
-    >>> parse(b'"\\ud83d\\ude00"')[0], parse(b'"\\ud800"')  # a pair, and a lone one
-    ('\U0001f600', ('\ud800', False))
-"""
+
+def parse(data: bytes | str) -> tuple[Any, bool]:
+    """``(value, valid_unicode)``: the value as ``json.loads`` gives it, through orjson once
+    this process has parsed :data:`WARM_UP_BYTES`; ``valid_unicode`` is True when orjson
+    parsed it, which only accepts valid UTF-8 with no lone surrogate (escaped or not), so
+    no string in the value holds one and :mod:`earnest.safejson` need not look for them.
+
+        >>> parse(b'"\\ud83d\\ude00"')[0], parse(b'"\\ud800"')  # a pair, and a lone one
+        ('\U0001f600', ('\ud800', False))
+    """
+    global _parse, _seen
+    if _parse is _stdlib and PARSER == "orjson":
+        _seen += len(data)
+        if _seen >= WARM_UP_BYTES:
+            try:
+                _parse = _orjson_parse()
+            except ImportError:  # found but not importable (a broken install)
+                _seen = -(1 << 62)
+    return _parse(data)
 
 
 def loads(data: bytes | str) -> Any:
-    """The JSON value of ``data`` (as :func:`json.loads` gives it)."""
+    """``json.loads``, through orjson once this process has parsed :data:`WARM_UP_BYTES`."""
     return parse(data)[0]
 
 
-__all__ = ["PARSER", "json_loads", "loads", "parse"]
+def fast_loads() -> Callable[[bytes | str], Any]:
+    """The parser :func:`loads` switches to (orjson-backed when installed), imported now."""
+    chosen = _orjson_parse() if PARSER == "orjson" else _stdlib
+    return lambda data: chosen(data)[0]
+
+
+__all__ = ["PARSER", "WARM_UP_BYTES", "fast_loads", "json_loads", "loads", "parse"]

@@ -7,7 +7,9 @@
 ``--jobs N`` output is byte-identical to ``--jobs 1``.
 
 The standard library's :class:`concurrent.futures.ProcessPoolExecutor` does the work
-(process start, pickling, error propagation); this module only keeps order and bounds.
+(process start, pickling, error propagation); this module only keeps order and bounds
+(:func:`ordered_results`, which a Dask cluster's futures go through too:
+:mod:`earnest.trajectory.distributed`).
 
 Example:
     >>> list(ordered_map(abs, [-3, 2, -1], jobs=1))
@@ -21,10 +23,11 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
 
 
 def default_jobs() -> int:
@@ -60,16 +63,49 @@ def ordered_map(
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=initializer, initargs=initargs)
-    pending: deque[Future[R]] = deque()
+
+    def submit(item: T) -> Future[R]:
+        return pool.submit(fn, item)
+
     try:
-        for item in items:
-            pending.append(pool.submit(fn, item))
-            if len(pending) >= limit:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+        yield from ordered_results(submit, items, limit)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["default_jobs", "ordered_map"]
+class Pending(Protocol[R_co]):
+    """A submitted computation: a :class:`concurrent.futures.Future` or a Dask future."""
+
+    def result(self) -> R_co: ...
+
+    def cancel(self) -> object: ...
+
+
+def ordered_results(
+    submit: Callable[[T], Pending[R]], items: Iterable[T], window: int
+) -> Iterator[R]:
+    """``submit(item).result()`` for every item, in input order, with at most ``window``
+    submitted and not yet yielded; each is yielded as soon as it and those before it are
+    done. The executor is the caller's (worker processes, a Dask cluster); the futures
+    still pending when the caller stops are cancelled.
+
+    Example:
+        >>> from concurrent.futures import ThreadPoolExecutor
+        >>> with ThreadPoolExecutor(2) as pool:
+        ...     list(ordered_results(lambda n: pool.submit(abs, n), [-3, 2, -1], window=2))
+        [3, 2, 1]
+    """
+    pending: deque[Pending[R]] = deque()
+    try:
+        for item in items:
+            pending.append(submit(item))
+            if len(pending) >= max(1, window):
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+__all__ = ["Pending", "default_jobs", "ordered_map", "ordered_results"]

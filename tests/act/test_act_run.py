@@ -248,9 +248,13 @@ def test_act_mode_preset_flags() -> None:
     assert "stream-json" in claude and "json" not in claude[claude.index("--verbose") :]
     assert claude[claude.index("--permission-mode") + 1] == "acceptEdits"
     assert '{"disableAllHooks": true}' in claude
+    # Only Bash is pre-allowed: Edit / Write on --allowedTools would be allowed outside the copy.
+    assert claude[claude.index("--allowedTools") + 1] == "Bash"
     codex = build_act_argv(parse_spec("x", "exec:codex:gpt-5"), "DOC", "/x/AGENT.md")
     assert codex[-1] == "-" and "--json" in codex
     assert codex[codex.index("--sandbox") + 1] == "workspace-write" and "read-only" not in codex
+    # workspace-write alone opens all of /tmp, where every sample's copy lives.
+    assert codex[codex.index("-c") + 1] == "sandbox_workspace_write.exclude_slash_tmp=true"
     gemini = build_act_argv(parse_spec("g", "exec:gemini:gemini-2.5-pro"), "DOC", "/x/AGENT.md")
     assert gemini[-1] == "--prompt" and "stream-json" in gemini
 

@@ -2,7 +2,8 @@
 
 Every fenced ``sh`` and ``python`` block in ``docs/guides/*.md`` runs, in order, in a fresh
 folder holding a copy of ``examples/`` (the guides are written for the repository root), with
-``earnest``, ``python``/``python3`` and ``pytest`` on PATH and HOME pointing into the folder.
+``earnest``, ``python``/``python3``, ``pytest`` and ``dask`` on PATH and HOME pointing into the
+folder.
 A block whose first line is ``# not run...`` is skipped (it must say why); a line
 ``# expect exit N`` sets the exit status the block must end with (default 0). Blocks in other
 languages (``yaml``, ``json``, ``toml``) are read, never run.
@@ -35,6 +36,7 @@ REQUIRED = (
     "stop-hooks.md",
     "live-runs.md",
     "report.md",
+    "dask.md",
 )
 
 
@@ -81,6 +83,7 @@ def workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
         "python": f'exec "{sys.executable}" "$@"',
         "python3": f'exec "{sys.executable}" "$@"',
         "pytest": f'exec "{sys.executable}" -m pytest {_plugin_args()} "$@"',
+        "dask": f'exec "{sys.executable}" -m dask "$@"',
     }
     for name, body in shims.items():
         shim = bin_dir / name

@@ -163,3 +163,50 @@ def test_time_budget_allows_the_stop_with_a_note(tmp_path: Path, cli: str) -> No
     assert not blocked(result)
     assert "time budget" in decision(result)["systemMessage"]
     assert "stop allowed" in result.stderr
+
+
+def test_a_held_session_lock_times_out_and_is_released(tmp_path: Path) -> None:
+    store = StateStore(tmp_path / "state")
+    with store.locked("claude-code", "s"):
+        start = time.monotonic()
+        with (
+            pytest.raises(TimeoutError, match=r"still held after 0\.2 s"),
+            store.locked("claude-code", "s", timeout=0.2),
+        ):
+            pass  # never entered
+        assert time.monotonic() - start >= 0.2
+        with store.locked("claude-code", "other-session", timeout=0.2):
+            pass  # another session's lock is free
+    with store.locked("claude-code", "s", timeout=0.2):
+        pass  # released on leaving
+
+
+def test_a_stop_that_cannot_take_the_lock_is_allowed_with_a_note(tmp_path: Path) -> None:
+    """Another process holds the session's lock longer than the hook waits: allow, exit 0."""
+    from earnest.hooks.state import LOCK_TIMEOUT
+
+    session = Session(tmp_path)
+    session.prompt("Rename the function foo to bar in lib.py.")
+    session.say("Renamed foo to bar.")
+    store = StateStore(session.state)
+    store.root.mkdir(parents=True)
+    lock = store.path_for("claude-code", session.session_id).with_suffix(".lock")
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import fcntl, os, sys, time\n"
+         "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)\n"
+         "fcntl.flock(fd, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(60)\n",
+         str(lock)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        start = time.monotonic()
+        result = session.stop()
+        waited = time.monotonic() - start
+    finally:
+        holder.kill()
+        holder.wait()
+    assert result.stdout == "" and "still held after" in result.stderr, result.stderr
+    assert "stop allowed" in result.stderr and waited >= LOCK_TIMEOUT
+    assert not list(session.state.glob("earnest-claude-code-*.json"))  # nothing spent

@@ -44,6 +44,31 @@ def _same(a: Any, b: Any) -> bool:
 
 def test_orjson_is_in_use() -> None:
     assert fastjson.PARSER == "orjson"
+    assert fastjson.fast_loads() is not fastjson._stdlib
+
+
+FAST = fastjson.fast_loads()  # the orjson-backed parser, as used after the warm-up
+
+
+def test_loads_switches_to_orjson_after_the_warm_up(tmp_path: Path) -> None:
+    """A small read never imports orjson (a stop hook); a large one uses it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from earnest import fastjson\n"
+        "fastjson.loads(b'[1, 2]')\n"
+        "print('orjson' in sys.modules)\n"
+        "blob = b'[' + b','.join([b'\"abcdefgh\"'] * 200_000) + b']'\n"
+        "fastjson.loads(blob)\n"
+        "fastjson.loads(b'[3]')\n"
+        "print('orjson' in sys.modules, fastjson._parse is not fastjson._stdlib)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert result.stdout.split() == ["False", "True", "True"], result.stderr
 
 
 @settings(max_examples=400)
@@ -51,7 +76,7 @@ def test_orjson_is_in_use() -> None:
 def test_same_values_as_the_standard_library(value: Any, ascii_only: bool) -> None:
     text = json.dumps(value, ensure_ascii=ascii_only)
     for data in (text, text.encode("utf-8", "surrogatepass")):
-        assert _same(fastjson.loads(data), json.loads(data))
+        assert _same(FAST(data), json.loads(data))
 
 
 BAD = [
@@ -68,10 +93,10 @@ def test_same_result_or_same_error_on_odd_input(data: bytes) -> None:
         expected: Any = json.loads(data)
     except (ValueError, RecursionError) as exc:
         with pytest.raises(type(exc)) as caught:
-            fastjson.loads(data)
+            FAST(data)
         assert str(caught.value) == str(exc)
     else:
-        assert _same(fastjson.loads(data), expected)
+        assert _same(FAST(data), expected)
 
 
 def test_readers_give_the_same_output_with_and_without_orjson(tmp_path: Path) -> None:
@@ -83,7 +108,7 @@ def test_readers_give_the_same_output_with_and_without_orjson(tmp_path: Path) ->
         base + odd + b'{"type": "user", "n": 12345678901234567890123}\n'
     )
     for command in (["convert"], ["score", "-d", "all", "--format", "jsonl", "-j", "1"]):
-        fast = run_earnest("trajectory", *command, str(folder))
+        fast = run_earnest("trajectory", *command, str(folder), env={"EARNEST_JSON": "orjson"})
         slow = run_earnest("trajectory", *command, str(folder), env={"EARNEST_JSON": "stdlib"})
         assert fast.returncode == slow.returncode == 0, fast.stderr
         assert fast.stdout == slow.stdout and fast.stderr == slow.stderr

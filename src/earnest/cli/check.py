@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from earnest.cli import app
+from earnest.cli.otel import OtelEndpointOpt, OtelOpt, close_sink, open_sink, suite_otel
 from earnest.cli.output import NoRedactOpt, redaction
 from earnest.cli.pressure import SUITE_HELP
 
@@ -38,12 +39,17 @@ def check_command(
         "--no-citation",
         help='Choice-only: citations are recorded but never fail a reply (citation = "optional").',
     ),
+    otel: OtelOpt = False,
+    otel_endpoint: OtelEndpointOpt = None,
 ) -> None:
     """Lint, coverage, and scoring of the suite's recorded replies, in one command: the CI entry point.
 
     Fails (exit 1) on any lint error, any coverage failure, or any recorded reply outside the
     ablated arm that does not pass. Ablated-arm replies are the RED baseline (the rule removed):
     they are scored and shown, and expected to fail. Exit 2 on bad input.
+
+    --otel (or the suite's [otel] table) also sends each recorded reply's verdict as an
+    OpenTelemetry gen_ai.evaluation.result event; a failed export changes no exit status.
     """
     redaction(no_redact)
     import io
@@ -59,7 +65,13 @@ def check_command(
     loaded = with_citation(load_suite(suite), "optional" if no_citation else None)
     guard_output(output, suite=loaded)
     format = format_for(format, output)
+    sink = open_sink(otel, otel_endpoint, suite_otel(loaded.config.raw, loaded.config.config_file))
     result = run_check(loaded)
+    if sink is not None and result.score is not None:
+        from earnest.otel.events import verdict_event
+
+        for reply in result.score.replies:
+            sink.emit(verdict_event(reply.as_dict()))
     errors = sum(1 for d in result.diagnostics if d.severity == "error")
     warnings = len(result.diagnostics) - errors
 
@@ -94,6 +106,7 @@ def check_command(
         text = head + table + _summary_text(result)
 
     emit(text, output)
+    close_sink(sink)
     raise typer.Exit(0 if result.ok else 1)
 
 

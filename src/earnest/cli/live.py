@@ -10,12 +10,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from earnest.cli import app
+from earnest.cli.otel import OtelEndpointOpt, OtelOpt, close_sink, open_sink, suite_otel
 from earnest.cli.output import NoRedactOpt, redaction
 from earnest.errors import InputError
 from earnest.redact import scrub
 
 if TYPE_CHECKING:
     from earnest.live.session import RunPlan
+    from earnest.otel.export import EventSink
 
 DEFAULT_STORE = Path(".earnest") / "runs.db"
 
@@ -124,10 +126,14 @@ def run(
             help='Choice-only: citations are recorded but never fail a reply (citation = "optional").',
         ),
     ] = False,
+    otel: OtelOpt = False,
+    otel_endpoint: OtelEndpointOpt = None,
 ) -> None:
     """Send the suite's fixtures to models or agent CLIs, judge and store every reply.
 
     Prints `run: RUN_ID` on stderr when the run starts, the report on stdout when it ends, and the run id alone as the last line of stdout.
+
+    --otel (or the suite's [otel] table) sends every sample of the run, once it ends, as an OpenTelemetry gen_ai.evaluation.result event; a failed export changes no exit status.
 
     Exit 0: every rule-arm sample passed; 1: a rule-arm failure, a void sample or an unfinished run; 2: bad input.
     """
@@ -178,10 +184,21 @@ def run(
             raise InputError(None, None, str(exc)) from None
         if resume is None:
             held.enter_context(run_lock(store, plan.run.run_id))
-        _take(plan, store, yes, fmt, progress_interval)
+        # Opened before any sample is taken: a missing SDK is bad usage, not a lost run.
+        sink = open_sink(
+            otel, otel_endpoint, suite_otel(plan.suite.config.raw, plan.suite.config.config_file)
+        )
+        _take(plan, store, yes, fmt, progress_interval, sink)
 
 
-def _take(plan: RunPlan, store: Path, yes: bool, fmt: str, progress_interval: float) -> None:
+def _take(
+    plan: RunPlan,
+    store: Path,
+    yes: bool,
+    fmt: str,
+    progress_interval: float,
+    sink: EventSink | None = None,
+) -> None:
     """Confirm the cost, take the plan's samples into ``store`` and report (holding the lock)."""
     from earnest.live.cost import format_usd
     from earnest.live.progress import Progress
@@ -233,7 +250,13 @@ def _take(plan: RunPlan, store: Path, yes: bool, fmt: str, progress_interval: fl
             )
             raise typer.Exit(130) from None
         info = st.get_run(plan.run.run_id)
-        summary = summarize(info, st.samples(plan.run.run_id))
+        records = st.samples(plan.run.run_id)
+        summary = summarize(info, records)
+    if sink is not None:
+        from earnest.otel.events import sample_event
+
+        for record in records:
+            sink.emit(sample_event(record))
     if result.hint is not None:
         print(
             f"earnest: {result.hint}\n"
@@ -248,6 +271,7 @@ def _take(plan: RunPlan, store: Path, yes: bool, fmt: str, progress_interval: fl
             file=sys.stderr,
         )
     sys.stdout.write(scrub(render_summary(summary, fmt)))
+    close_sink(sink)
     print(info.run_id)
     raise typer.Exit(summary.exit_code())
 

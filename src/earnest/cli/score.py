@@ -10,6 +10,7 @@ from typing import Any
 import typer
 
 from earnest.cli import app
+from earnest.cli.otel import OtelEndpointOpt, OtelOpt, close_sink, open_sink, suite_otel
 from earnest.cli.output import NoRedactOpt, redaction
 from earnest.errors import InputError
 
@@ -67,6 +68,8 @@ def score(
         "the same, in input order, whatever N.",
         show_default=False,
     ),
+    otel: OtelOpt = False,
+    otel_endpoint: OtelEndpointOpt = None,
 ) -> None:
     """Score recorded replies: one of five verdicts per reply, with the reason.
 
@@ -75,12 +78,17 @@ def score(
     Results are written as they are judged (jsonl, json) and only counts are kept, so memory
     stays flat however many replies there are.
 
+    --otel (or the suite's [otel] table) also sends each verdict as an OpenTelemetry
+    gen_ai.evaluation.result event; a failed export is a warning and changes no exit status.
+
     Exit status: 0 every reply passed, 1 any did not (or there were none), 2 bad input.
     """
     redaction(no_redact)
     import io
 
     from earnest.cli.output import emit, format_for, guard_output, screen_console, streamed_output
+    from earnest.otel.events import verdict_event
+    from earnest.otel.export import tap
     from earnest.parallel import default_jobs
     from earnest.pressure.score import ScoreTally, iter_scored, score_replies
     from earnest.pressure.suite import load_suite, with_citation
@@ -97,6 +105,14 @@ def score(
     # Standard input is read as it arrives: a pipe reader expects each result as soon as its
     # reply is judged, which chunked workers would hold back. Files default to the cores.
     workers = jobs if jobs is not None else 1 if "-" in replies else default_jobs()
+    sink = open_sink(otel, otel_endpoint, suite_otel(loaded.config.raw, loaded.config.config_file))
+
+    def judged() -> Iterator[Any]:
+        # Each verdict is emitted as it is judged, beside the report (never instead of it).
+        return tap(iter_scored(loaded, replies, share, workers), sink, event)
+
+    def event(s: Any) -> Any:
+        return verdict_event(s.as_dict())
 
     if fmt is ScoreFormat.parquet:
         from earnest.parquet import REPLY_COLUMNS, reply_row, write_rows
@@ -105,7 +121,7 @@ def score(
             raise InputError(None, "--format", "parquet is binary: give --output FILE")
 
         def rows() -> Iterator[dict[str, Any]]:
-            for s in iter_scored(loaded, replies, share, workers):
+            for s in judged():
                 tally.add(s)
                 yield reply_row(s.as_dict())
 
@@ -114,7 +130,7 @@ def score(
         text = None
     elif fmt in (ScoreFormat.json, ScoreFormat.jsonl):
         with streamed_output(output) as out:
-            scored = iter_scored(loaded, replies, share, workers)
+            scored = judged()
             if fmt is ScoreFormat.jsonl:
                 stream_jsonl(scored, tally, out, flush=output is None)
             else:
@@ -123,11 +139,14 @@ def score(
         text = None
     elif fmt is ScoreFormat.junit:
         result = score_replies(loaded, replies, share, workers)
+        if sink is not None:
+            for s in result.replies:
+                sink.emit(event(s))
         text = score_junit(result, loaded)
     else:
         # The table shows every failure: those are kept, passes only counted.
         kept = []
-        for s in iter_scored(loaded, replies, share, workers):
+        for s in judged():
             tally.add(s)
             if not s.judgement.passed:
                 kept.append(s)
@@ -142,6 +161,7 @@ def score(
 
     if text is not None:
         emit(text, output)
+    close_sink(sink)
 
     if result.total == 0:
         typer.echo("earnest: no replies to score: nothing passed", err=True)

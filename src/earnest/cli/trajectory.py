@@ -12,13 +12,14 @@ import enum
 import json
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import typer
 
 from earnest.cli import app
+from earnest.cli.otel import OtelEndpointOpt, OtelOpt, close_sink, open_sink, send_trajectories
 from earnest.cli.output import NoRedactOpt, guard_output, redaction
 from earnest.errors import InputError
 from earnest.files import KeepOld, atomic_writer
@@ -220,6 +221,18 @@ def score(
         "the same, byte for byte, in input order, whatever N.",
         show_default=False,
     ),
+    dask: str | None = typer.Option(
+        None,
+        "--dask",
+        metavar="ADDRESS",
+        help="Score on a Dask cluster: its scheduler's address (tcp://HOST:8786), or local / "
+        "local:N for N worker processes here. The workers read the files from the same "
+        "absolute paths (docs/guides/dask.md); the output is that of --jobs 1. Needs "
+        "earnest[dask].",
+        show_default=False,
+    ),
+    otel: OtelOpt = False,
+    otel_endpoint: OtelEndpointOpt = None,
 ) -> None:
     """Score recorded agent runs and measure how often "done" had no effect.
 
@@ -233,6 +246,9 @@ def score(
     The gate is replayed without a workspace (the recorded files are not here): file
     changes reported by the agent's tools count, unverified.
 
+    --otel also sends each trajectory's outcome as an OpenTelemetry gen_ai.evaluation.result
+    event (docs/formats.md); a failed export is a warning and changes no exit status.
+
     Exit status: 0 scored, 1 the rate exceeds --fail-over, 2 bad input or nothing readable.
     """
     redaction(no_redact)
@@ -241,7 +257,7 @@ def score(
     from earnest.redact import scrub
     from earnest.report.trajectory import render_score_table, score_junit, write_score_json
     from earnest.trajectory import Battery, ReadReport, scorers_for
-    from earnest.trajectory.parallel import ScoreConfig, score_files
+    from earnest.trajectory.parallel import BatchScore, ScoreConfig, score_files
 
     fmt = format_for(fmt, output, param="fmt")
     _check_fraction(fail_over)
@@ -255,19 +271,31 @@ def score(
     files = _checked_files(paths, output, input_format)
     chosen = _sharded(files, shard)
     config = ScoreConfig(tuple(names), max_downgrades, input_format, fmt.value, strict_claims)
+    if dask is not None and jobs is not None:
+        raise InputError(None, "--jobs", "not with --dask: the cluster's workers score")
+
+    def scored() -> Iterator[BatchScore]:
+        if dask is None:
+            return score_files(chosen, config, default_jobs() if jobs is None else jobs)
+        from earnest.trajectory.distributed import score_files_at
+
+        return score_files_at(dask, chosen, config)
+
     # jsonl and json stream: each result is written (or spooled) as its batch arrives and the
     # battery holds counts only; a table or JUnit lists every trajectory, so keeps them.
     streaming = fmt in (ScoreFormat.jsonl, ScoreFormat.json, ScoreFormat.parquet)
     battery = Battery(keep_results=not streaming)
     report = ReadReport()
+    sink = open_sink(otel, otel_endpoint)
 
     def emit(handle: IO[str]) -> None:
         with tempfile.TemporaryFile("w+", encoding="utf-8", errors="backslashreplace") as spool:
             elements = 0
-            for batch in score_files(chosen, config, default_jobs() if jobs is None else jobs):
+            for batch in scored():
                 report.merge(batch.report)
                 battery.tally.merge(batch.tally)
                 battery.results.extend(batch.results)
+                send_trajectories(sink, batch)
                 if fmt is ScoreFormat.jsonl:
                     handle.writelines(scrub(text) for text in batch.texts)
                 for text in batch.texts if fmt is ScoreFormat.json else ():
@@ -291,9 +319,10 @@ def score(
         from earnest.parquet import TRAJECTORY_COLUMNS, ParquetRows, trajectory_row
 
         with ParquetRows(output, TRAJECTORY_COLUMNS) as rows:
-            for batch in score_files(chosen, config, default_jobs() if jobs is None else jobs):
+            for batch in scored():
                 report.merge(batch.report)
                 battery.tally.merge(batch.tally)
+                send_trajectories(sink, batch)
                 for text in batch.texts:
                     rows.add(trajectory_row(json.loads(text)))
             _finish_reading(report, battery.total, len(chosen), paths, empty_ok=not chosen)
@@ -307,6 +336,7 @@ def score(
     else:
         with atomic_writer(output, errors="backslashreplace") as handle:
             emit(handle)
+    close_sink(sink)
     _check_fail_over(battery, fail_over)
 
 

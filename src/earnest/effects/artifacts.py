@@ -13,7 +13,6 @@ Example:
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping
 from typing import Any
 
@@ -87,6 +86,8 @@ def command_arg(args: Mapping[str, Any], raw_text: str = "") -> str | None:
     for key in COMMAND_KEYS:
         value = args.get(key)
         if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            import shlex  # only for an argv list (Codex): not every stop has one
+
             return shlex.join(value)
         text = _as_str(value) if isinstance(value, str) else None
         if text is not None:

@@ -4,7 +4,9 @@ A tool result is a mapping with ``tool_name`` or ``name``; ``args`` or ``argumen
 ``input``/``parameters``), a dict or a JSON string; and an outcome. A call **failed** when
 ``success`` is false, ``is_error`` is true, ``error`` is set, ``status`` says error,
 ``exit_code``/``returncode`` is non-zero, or (shell tools) the output starts with
-``Exit code N`` with N ≠ 0, as Claude Code's Bash reports it, or (tools that change
+``Exit code N`` with N ≠ 0, as Claude Code's Bash reports it, or ends with Gemini CLI's
+``run_shell_command`` trailer ``Exit Code: N`` (then ``Signal:`` / ``Background PIDs:`` /
+``Process Group PGID:`` lines, maybe inside ``<untrusted_context>``), or (tools that change
 things) the output says the sandbox or a permission check refused it (:func:`refused`:
 Codex's "patch rejected: writing is blocked by read-only sandbox") or opens with a patch
 tool's error (:func:`patch_failed`: Codex's "apply_patch verification failed: Failed to find
@@ -42,6 +44,14 @@ from earnest.effects.models import EffectClass, EffectEvidence
 from earnest.effects.registry import DEFAULT_REGISTRY, GROUNDING_KINDS, SILENT_KINDS, ToolRegistry
 
 _EXIT_CODE = re.compile(r"\s*Exit code (-?\d+)")
+# Gemini CLI appends its shell trailer after the program's output, so only the end counts
+# (a program may print anything before it).
+_GEMINI_EXIT = re.compile(
+    r"(?:\A|\n)Exit Code: (-?\d+)\n"
+    r"(?:(?:Signal|Background PIDs|Process Group PGID): [^\n]*(?:\n|\Z))*"
+    r"\s*(?:</untrusted_context>\s*)?\Z"
+)
+_TRAILER_SCAN = 512
 # A sandbox or permission refusal, as the CLIs word it in a tool's output: Codex's
 # apply_patch run inside exec_command reports "patch rejected: writing is blocked by read-only
 # sandbox; ..." with exit code 0, a shell write in a read-only sandbox "operation not
@@ -109,7 +119,8 @@ def tool_succeeded(result: Mapping[str, Any], *, shell: bool = False) -> bool:
                 if isinstance(code, int) and not isinstance(code, bool) and code != 0:
                     return False
     if shell:
-        match = _EXIT_CODE.match(output_text(result)[:64])
+        text = output_text(result)
+        match = _EXIT_CODE.match(text[:64]) or _GEMINI_EXIT.search(text[-_TRAILER_SCAN:])
         if match and int(match.group(1)) != 0:
             return False
     return True

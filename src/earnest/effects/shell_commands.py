@@ -498,12 +498,30 @@ def _shell(j: Judge, head: str, args: list[Word]) -> Effects | None:
             if w.text.lower() in {"/c", "/k"}:
                 return j.script(" ".join(_texts(args[k + 1 :])))
         return None
-    for k, w in enumerate(args):
-        t = w.text
+    texts = _texts(args)
+    script = inline_script(texts)
+    if script is not None:
+        return j.script(script) if script else READ
+    first = next((t for t in texts if not t.startswith("-")), None)
+    return _of_kind(script_file_kind(first)) if first is not None else None
+
+
+def inline_script(args: list[str]) -> str | None:
+    """The script a POSIX shell runs from ``-c`` (any flag bundle with ``c``: Codex runs every
+    command as ``/bin/bash -lc 'SCRIPT'``), given the words after the shell's name; ``""``
+    for a ``-c`` with no script, ``None`` when it runs no inline script.
+
+    Example:
+        >>> inline_script(["-lc", "python3 -m unittest -q"])
+        'python3 -m unittest -q'
+        >>> inline_script(["--login", "-c", "pytest"]), inline_script(["deploy.sh"])
+        ('pytest', None)
+    """
+    for k, t in enumerate(args):
         if t.startswith("-") and not t.startswith("--") and "c" in t[1:]:
-            return j.script(args[k + 1].text) if k + 1 < len(args) else READ
+            return args[k + 1] if k + 1 < len(args) else ""
         if not t.startswith("-"):
-            return _of_kind(script_file_kind(t))
+            return None
     return None
 
 
@@ -972,6 +990,7 @@ __all__ = [
     "Judge",
     "Nester",
     "has_flag",
+    "inline_script",
     "normalize_head",
     "positional",
     "script_file_kind",

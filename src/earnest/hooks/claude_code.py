@@ -187,7 +187,6 @@ def read_run(path: Path, state: SessionState, store: StateStore) -> Any:
     offsets, never text), or found by scanning the transcript backwards from its end.
     """
     from earnest.trajectory.readers.claude_code import read_claude_code_from
-    from earnest.trajectory.readers.claude_tail import read_claude_run_from
 
     if not path.is_file():
         raise InputError(path, None, "transcript not found")
@@ -201,6 +200,9 @@ def read_run(path: Path, state: SessionState, store: StateStore) -> Any:
                 path, state.offset, session, final=False, run_only=True
             )
         if session is None or session.continues_earlier:
+            # Imported only here: a later stop resumes the saved reader without the scan.
+            from earnest.trajectory.readers.claude_tail import read_claude_run_from
+
             state.forget_transcript(str(path))
             session, offset, found = read_claude_run_from(
                 path, start if session is None else None, final=False

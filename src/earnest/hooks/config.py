@@ -37,8 +37,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from earnest.configkeys import unknown_key_message
-from earnest.effects import EffectGateConfig, load_effect_gate_config
+from earnest.effects.gate import EffectGateConfig
 from earnest.errors import InputError
 
 CONFIG_NAMES = ("earnest.toml", ".earnest.toml")
@@ -80,6 +79,10 @@ def load_hook_config(cwd: str | Path) -> HookConfig:
     path = find_hook_config(Path(cwd))
     if path is None:
         return HookConfig()
+    # Imported only with a file to read: most projects have none, and every stop gets here.
+    from earnest.configkeys import unknown_key_message
+    from earnest.effects.config import load_effect_gate_config
+
     # [effects].enabled is the library gate's default-off switch; installing the hook is the
     # opt-in here, so the hook's gate is always on and only [hooks].enabled switches the hook.
     gate = replace(load_effect_gate_config(path, base=_gate_on()), enabled=True)

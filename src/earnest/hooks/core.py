@@ -26,10 +26,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
 from itertools import groupby
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from earnest._digest import sha256_hex
 from earnest.errors import InputError
@@ -37,6 +36,14 @@ from earnest.hooks.config import HookConfig, load_hook_config
 from earnest.hooks.outcome import HookOutcome
 from earnest.hooks.state import SessionState, StateStore
 from earnest.hooks.stdin import HookPayload
+
+if TYPE_CHECKING:
+    from datetime import datetime
+else:
+    try:  # the C type itself: datetime.py defines a pure-Python copy first, at every stop
+        from _datetime import datetime
+    except ImportError:  # an interpreter without the accelerator
+        from datetime import datetime
 
 EXHAUSTED = "effect_gate_exhausted"
 GUIDANCE = (

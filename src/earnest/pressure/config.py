@@ -27,7 +27,7 @@ from earnest.tomlfile import read_toml
 
 CONFIG_NAME = "earnest.toml"
 
-TABLES: tuple[str, ...] = ("suite", "live", "effects", "hooks")
+TABLES: tuple[str, ...] = ("suite", "live", "effects", "hooks", "otel")
 """The tables an earnest config may hold; each is checked by the module that reads it."""
 
 SUITE_KEYS: tuple[str, ...] = (
@@ -193,6 +193,11 @@ def load_config(root: Path) -> SuiteConfig:
         from earnest.live.config import live_config_from_table
 
         live_config_from_table(table["live"], file=path, prefix=prefix)
+    if "otel" in table:
+        # [otel] too: a typo there must not silently keep the export off.
+        from earnest.otel.config import otel_config_from_table
+
+        otel_config_from_table(table["otel"], file=path, prefix=prefix)
 
     return SuiteConfig(
         root=root,

@@ -49,6 +49,7 @@ POSITIVE_FIELDS: tuple[str, ...] = ("ran", "ran_ok", "created", "changed", "dele
 """Fields that say something happened (the others say something did not)."""
 
 COMMAND_FIELDS = frozenset({"ran", "ran_ok", "not_ran"})
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
 _PYTHON = re.compile(r"^(?:python|pypy)[0-9.]*$")
 
 
@@ -246,6 +247,8 @@ def command_matches(command: str, glob: str) -> bool:
     False
     >>> command_matches("python3 -m pytest -q tests", "pytest")
     True
+    >>> command_matches("/bin/bash -lc 'python3 -m unittest -q'", "unittest*")
+    True
     """
     return any(
         fnmatch.fnmatchcase(prefix, glob)
@@ -262,7 +265,7 @@ def _prefixes(words: tuple[str, ...]) -> Iterator[str]:
 @lru_cache(maxsize=1024)
 def command_words(command: str) -> tuple[tuple[str, ...], ...]:
     """The words of each simple command, wrappers stripped (earnest.effects' shell reading)."""
-    from earnest.effects.shell_commands import normalize_head, strip_wrappers
+    from earnest.effects.shell_commands import inline_script, normalize_head, strip_wrappers
     from earnest.effects.shell_lexer import lex_script
 
     out: list[tuple[str, ...]] = []
@@ -282,9 +285,12 @@ def command_words(command: str) -> tuple[tuple[str, ...], ...]:
                 # ``python -m pytest`` runs pytest (as earnest.effects reads it).
                 texts = texts[2:]
                 head = texts[0]
-            if head in ("bash", "sh", "zsh") and len(texts) >= 3 and texts[1] == "-c":
-                pending.append(texts[2])
-                continue
+            if head in _SHELLS:
+                # ``bash -c 'pytest'`` and Codex's ``/bin/bash -lc 'pytest'`` run the script.
+                inner = inline_script(texts[1:])
+                if inner:
+                    pending.append(inner)
+                    continue
             out.append((head, *texts[1:]))
     return tuple(out)
 

@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -79,12 +80,30 @@ def score_batch(files: Sequence[Path]) -> BatchScore:
     """Read and score ``files`` (after :func:`_setup`), in order."""
     config = _config
     assert config is not None, "score_batch runs after _setup"
+    return _score(files, config, _scorers)
+
+
+def score_batch_with(config: ScoreConfig, files: Sequence[Path]) -> BatchScore:
+    """:func:`score_batch` with ``config`` given, not set up per process: for a worker that
+    scores batches of any config, on any of its threads (a Dask worker). The scorers are
+    built once per config and process."""
+    return _score(files, config, _scorers_of(config))
+
+
+@functools.lru_cache(maxsize=16)
+def _scorers_of(config: ScoreConfig) -> tuple[DimensionScorer, ...]:
+    return tuple(scorers_for(list(config.dimensions)))
+
+
+def _score(
+    files: Sequence[Path], config: ScoreConfig, scorers: Sequence[DimensionScorer]
+) -> BatchScore:
     out = BatchScore()
     for path in files:
         for trajectory in read_trajectories(path, report=out.report, format=config.input_format):
             result = score_trajectory(
                 trajectory,
-                _scorers,
+                scorers,
                 max_downgrades=config.max_downgrades,
                 strict_claims=config.strict_claims,
             )
@@ -130,4 +149,12 @@ def score_files(files: Sequence[Path], config: ScoreConfig, jobs: int) -> Iterat
     return ordered_map(score_batch, groups, workers, initializer=_setup, initargs=(config,))
 
 
-__all__ = ["BATCH_BYTES", "BatchScore", "ScoreConfig", "batches", "json_element", "score_files"]
+__all__ = [
+    "BATCH_BYTES",
+    "BatchScore",
+    "ScoreConfig",
+    "batches",
+    "json_element",
+    "score_batch_with",
+    "score_files",
+]

@@ -79,14 +79,21 @@ _TAIL = 600
 
 ACT_FLAGS: dict[str, list[str]] = {
     # Claude Code: a stream-json event log (its tool calls, read by the claude-stream-json
-    # reader) and edits accepted without a prompt; its permission system still confines
-    # edits to the working folder, the workspace copy.
+    # reader) and edits accepted without a prompt. Only Bash is pre-allowed: its permission
+    # system confines Edit / Write to the working folder, the workspace copy, as long as they
+    # are not on --allowedTools too (which allows them anywhere). Bash itself is confined only
+    # by Claude Code's own sandbox, when the user has it on (docs/live-runs.md).
     "claude": ["--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits",
-               "--allowedTools", "Bash,Read,Edit,Write,Glob,Grep"],
-    # Codex: JSONL events on stdout; its own sandbox lets it write in the copy only.
-    "codex": ["--json", "--sandbox", "workspace-write"],
-    # Gemini CLI: stream-json events; edits and shell approved automatically (its sandbox,
-    # when configured, applies as usual).
+               "--allowedTools", "Bash"],
+    # Codex: JSONL events on stdout; its own sandbox lets it write in the copy only. By
+    # default ``workspace-write`` also opens all of /tmp (where every sample's copy lives, and
+    # whatever else is there): only the copy and the sample's private TMPDIR stay writable.
+    "codex": ["--json", "--sandbox", "workspace-write",
+              "-c", "sandbox_workspace_write.exclude_slash_tmp=true"],
+    # Gemini CLI: stream-json events (its session file is read for the commands: see
+    # earnest.live.act_transcripts); edits and shell approved automatically. Its file tools
+    # refuse paths outside the workspace; the shell is confined only by its own sandbox, when
+    # configured (GEMINI_SANDBOX).
     "gemini": ["--output-format", "stream-json", "--approval-mode", "yolo"],
 }  # fmt: skip
 """What each preset adds (or replaces) to act a fixture out in the workspace copy."""
@@ -260,6 +267,7 @@ class ExecProvider:
         what it did (:func:`earnest.live.act.behaviour`: its trajectory's commands and the
         copy's diff against the template)."""
         from earnest.live.act import behaviour
+        from earnest.live.act_transcripts import transcript_file
         from earnest.pressure.workspaces import copy_workspace, snapshot
 
         with tempfile.TemporaryDirectory(prefix="earnest-act-") as workdir:
@@ -270,6 +278,8 @@ class ExecProvider:
             system_file = folder / SYSTEM_FILE_NAME
             system_file.write_text(system, encoding="utf-8")
             argv = build_act_argv(self._profile, system, str(system_file))
+            # Resolved from the folder earnest was run from: the child runs in the copy.
+            argv[0] = self._program
             mode = stdin_mode(self._profile)
             stdin_text = user if mode == "user" else combine(system, user)
             if self._profile.preset == "gemini":
@@ -277,13 +287,26 @@ class ExecProvider:
                 stdin_text = ""
             env = self._env(system_file)
             env["EARNEST_WORKSPACE"] = str(workspace)
+            # A temporary folder of the sample's own, beside the copy and removed with it:
+            # the agent's tools (pytest's tmp_path, shell here-documents) need one, and a
+            # sandbox that confines writes to the copy keeps this one open (codex).
+            private_tmp = folder / "tmp"
+            private_tmp.mkdir()
+            env.update(TMPDIR=str(private_tmp), TMP=str(private_tmp), TEMP=str(private_tmp))
             started = time.perf_counter()
             stdout, stderr, code = await run_child(
                 argv, stdin_text, cwd=str(workspace), env=env, timeout=timeout
             )
             latency = time.perf_counter() - started
             out = stdout.decode("utf-8", errors="replace")
-            did = behaviour(out, folder, before, workspace)
+            home = Path(env.get("HOME") or Path.home())
+            did = behaviour(
+                out,
+                folder,
+                before,
+                workspace,
+                transcript_file(self._profile.preset or "", out, home),
+            )
         if code != 0:
             err = stderr.decode("utf-8", errors="replace")
             detail = (err.strip() or out.strip())[-_TAIL:]

@@ -45,6 +45,7 @@ READERS: dict[str, str] = {
     "mini-swe-agent": "mini_swe_agent",
     "openai-chat": "openai_chat",
     "openhands": "openhands",
+    "otlp-json": "otlp_json",
     "swe-agent": "swe_agent",
     "tau-bench": "tau_bench",
 }

@@ -98,6 +98,8 @@ def _classify_records(objects: list[dict[str, Any]], *, single: bool, name: str)
             return doc
     if any(o.get("schema") == "earnest.trajectory/1" for o in objects):
         return "earnest"
+    if any(isinstance(o.get("resourceSpans"), list) for o in objects):
+        return "otlp-json"  # an OTel collector file exporter: one trace request per line
     if _gemini_jsonl(objects):
         return "gemini-cli-session"
     if any("step_index" in o and "source" in o for o in objects):
@@ -154,6 +156,8 @@ def _gemini_jsonl(objects: list[dict[str, Any]]) -> bool:
 def _classify_document(doc: dict[str, Any], name: str) -> str | None:
     if doc.get("schema") == "earnest.trajectory/1":
         return "earnest"
+    if isinstance(doc.get("resourceSpans"), list):
+        return "otlp-json"
     spec = doc.get("eval")
     if isinstance(spec, dict) and "task" in spec and ("samples" in doc or "plan" in doc):
         return "inspect"  # an Inspect AI .json log (inspect_log.is_json_log)
@@ -220,6 +224,8 @@ def _sniff_document(text: str, name: str) -> str | None:
         return "inspect"  # an Inspect AI .json log: {"version": 2, "status": ..., "eval": {...}}
     if key == "schema" and '"earnest.trajectory/1"' in head:
         return "earnest"
+    if key == "resourceSpans":
+        return "otlp-json"
     if re.search(r'"schema_version"\s*:\s*"ATIF', head):
         return "atif"
     if key in ("sessionId", "projectHash") and '"messages"' in head:

@@ -1,0 +1,120 @@
+"""What the real CLIs print while acting, read offline (captured in tests/data/act).
+
+Each test failed before its fix: Codex's ``/bin/bash -lc`` wrapper hid the command from the
+evidence, Gemini CLI's stream reports every shell call as a success, and its session file's
+``Exit Code: N`` trailer was not read as the call's outcome.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from tests.conftest import EXAMPLES, TEST_DATA, run_earnest
+
+from earnest.effects.classify import tool_succeeded
+from earnest.live.act import commands_from_file, commands_from_output
+from earnest.live.act_transcripts import gemini_session_file, transcript_file
+from earnest.pressure.evidence import Behaviour, command_matches
+from earnest.pressure.suite import load_suite
+from earnest.pressure.verdict import judge
+
+DATA = TEST_DATA / "act"
+MERGE = "git merge --no-ff feature/lock-timeout"
+
+
+def test_codex_commands_run_through_bash_lc_match_the_evidence(tmp_path: Path) -> None:
+    output = (DATA / "codex-0.171-exec-honest.jsonl").read_text(encoding="utf-8")
+    commands, fmt = commands_from_output(output, tmp_path)
+    assert fmt == "codex-exec"
+    assert [c.command for c in commands] == [
+        "/bin/bash -lc pwd",
+        "/bin/bash -lc mktemp",
+        "/bin/bash -lc 'python3 -m unittest -q'",
+    ]
+    assert command_matches(commands[2].command, "unittest*")
+    assert not command_matches(commands[2].command, "git merge*")
+    suite = load_suite(EXAMPLES / "agentic")
+    fx = suite.fixtures[0]
+    j = judge(fx, suite.rules, "Rule 1 holds.\nCHOICE: B", order=[c.id for c in fx.choices],
+              did=Behaviour(commands=commands))  # fmt: skip
+    assert j.verdict == "pass", j.reason
+
+
+def test_bash_c_flag_bundles_and_a_script_file() -> None:
+    assert command_matches("bash --login -c 'cd x && pytest -q'", "pytest")
+    assert command_matches("sh -ec 'git merge feature'", "git merge*")
+    assert not command_matches("bash deploy.sh", "deploy*")  # a script file, not a command
+
+
+def test_gemini_stream_has_no_exit_code_but_its_session_file_does(tmp_path: Path) -> None:
+    stream = (DATA / "gemini-0.61-stream-merge.jsonl").read_text(encoding="utf-8")
+    commands, fmt = commands_from_output(stream, tmp_path)
+    assert fmt == "gemini-cli-stream"
+    assert [(c.command, c.ok) for c in commands] == [(MERGE, True)]  # the stream's word only
+    commands, fmt = commands_from_file(DATA / "gemini-0.61-session-merge.jsonl")
+    assert fmt == "gemini-cli-session"
+    assert [(c.command, c.ok) for c in commands] == [(MERGE, False)]
+
+
+def test_gemini_shell_trailer_is_the_outcome() -> None:
+    failed = (
+        "<untrusted_context>\nOutput: fatal: not a git repository\nExit Code: 128\n"
+        "Process Group PGID: 30565\n</untrusted_context>"
+    )
+    assert not tool_succeeded({"output": failed}, shell=True)
+    older = (
+        "Command: false\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 1\n"
+        "Signal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 12345"
+    )
+    assert not tool_succeeded({"output": older}, shell=True)
+    assert tool_succeeded({"output": older.replace("Exit Code: 1", "Exit Code: 0")}, shell=True)
+    # Only Gemini's trailer at the end counts, not a program that prints the words earlier.
+    assert tool_succeeded({"output": "Exit Code: 1\nthen the program went on"}, shell=True)
+
+
+def test_the_gemini_session_file_is_found_by_the_streams_session_id(tmp_path: Path) -> None:
+    stream = (DATA / "gemini-0.61-stream-merge.jsonl").read_text(encoding="utf-8")
+    chats = tmp_path / ".gemini" / "tmp" / "workspace-1" / "chats"
+    chats.mkdir(parents=True)
+    assert gemini_session_file(stream, tmp_path) is None
+    # Another session whose name ends the same is not it: the file must name the id.
+    other = chats / "session-2026-12-01T21-29-9087ed27.json"
+    other.write_text('{"sessionId": "9087ed27-0000-0000-0000-000000000000"}', encoding="utf-8")
+    assert gemini_session_file(stream, tmp_path) is None
+    real = chats / "session-2026-12-01T21-29-9087ed27.jsonl"
+    shutil.copy(DATA / "gemini-0.61-session-merge.jsonl", real)
+    assert transcript_file("gemini", stream, tmp_path) == real
+    assert transcript_file("claude", stream, tmp_path) is None
+    # A session id that is not one (a glob, a path) finds nothing.
+    bad = stream.replace("9087ed27-1540-45b3-988a-8aa2322c600e", "*")
+    assert gemini_session_file(bad, tmp_path) is None
+
+
+def test_a_relative_agent_program_is_found_from_where_earnest_ran(tmp_path: Path) -> None:
+    # The child runs in the copy, so ./agent.py must be resolved before (as without --act).
+    suite = tmp_path / "agentic"
+    shutil.copytree(EXAMPLES / "agentic", suite)
+    agent = tmp_path / "agent.py"
+    shutil.copy(suite / "scripted" / "agent.py", agent)
+    agent.chmod(0o755)
+    proc = run_earnest(
+        "run", "--suite", str(suite), "--act", "--store", str(tmp_path / "r.db"), "-y",
+        "--profile", "honest=exec:cmd:./agent.py honest", "--format", "json", cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "void 0" in proc.stderr and "pass 1" in proc.stderr, proc.stderr[-2000:]
+
+
+def test_behaviour_reads_the_session_file_and_falls_back_to_the_stream(tmp_path: Path) -> None:
+    from earnest.live.act import behaviour
+
+    stream = (DATA / "gemini-0.61-stream-merge.jsonl").read_text(encoding="utf-8")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    did = behaviour(stream, tmp_path, {}, ws, DATA / "gemini-0.61-session-merge.jsonl")
+    assert did.source == "gemini-cli-session" and [c.ok for c in did.commands] == [False]
+    unknown = tmp_path / "notes.txt"
+    unknown.write_text("not a transcript\n", encoding="utf-8")
+    did = behaviour(stream, tmp_path, {}, ws, unknown)
+    assert did.source == "gemini-cli-stream" and [c.ok for c in did.commands] == [True]
