@@ -36,8 +36,21 @@ a reader going through a large transcript switches to orjson after the first meg
 result is the same either way (see above), so where the switch happens is not visible."""
 
 
-def _stdlib(data: bytes | str) -> Any:
+_decode = json.JSONDecoder().decode
+"""What :func:`json.loads` calls when given no options (its default decoder)."""
+
+
+def json_loads(data: bytes | str) -> Any:
+    """:func:`json.loads`, with its wrapper skipped for a line that starts ``{``: for such
+    bytes ``json.loads`` detects UTF-8 (no byte-order mark, no NUL in the first two bytes)
+    and decodes them with ``surrogatepass`` before the same decoder runs, as here."""
+    if isinstance(data, bytes) and data[:1] == b"{" and data[1:2] != b"\x00":
+        return _decode(data.decode("utf-8", "surrogatepass"))
     return json.loads(data)
+
+
+def _stdlib(data: bytes | str) -> tuple[Any, bool]:
+    return json_loads(data), False
 
 
 def _choice() -> str:
@@ -53,7 +66,7 @@ def _wanted() -> bool:
         return False
 
 
-def _orjson_loads() -> Callable[[bytes | str], Any]:
+def _orjson_parse() -> Callable[[bytes | str], tuple[Any, bool]]:
     """The orjson-backed parser: orjson first, the standard library when orjson refuses."""
     import orjson
 
@@ -65,41 +78,55 @@ def _orjson_loads() -> Callable[[bytes | str], Any]:
     digits = bytes.maketrans(b"123456789", b"000000000")
     run = b"0" * 19
 
-    def loads(data: bytes | str) -> Any:
+    def parse(data: bytes | str) -> tuple[Any, bool]:
         raw = data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
         if run not in raw.translate(digits):
             try:
-                return fast(raw)
+                return fast(raw), True
             except refused:
                 pass
-        return json.loads(data)  # same acceptance, same result and error, as without orjson
+        # same acceptance, same result and error, as without orjson
+        return json_loads(data), False
 
-    return loads
+    return parse
 
 
 PARSER = "orjson" if _wanted() else "json"
 """``PARSER`` names the parser in use: ``"orjson"`` or ``"json"``."""
 
-_parse: Callable[[bytes | str], Any] = _stdlib
+_parse: Callable[[bytes | str], tuple[Any, bool]] = _stdlib
 _seen = WARM_UP_BYTES if _choice() == "orjson" else 0  # orjson from the first document
 
 
-def loads(data: bytes | str) -> Any:
-    """``json.loads``, through orjson once this process has parsed :data:`WARM_UP_BYTES`."""
+def parse(data: bytes | str) -> tuple[Any, bool]:
+    """``(value, valid_unicode)``: the value as ``json.loads`` gives it, through orjson once
+    this process has parsed :data:`WARM_UP_BYTES`; ``valid_unicode`` is True when orjson
+    parsed it, which only accepts valid UTF-8 with no lone surrogate (escaped or not), so
+    no string in the value holds one and :mod:`earnest.safejson` need not look for them.
+
+        >>> parse(b'"\\ud83d\\ude00"')[0], parse(b'"\\ud800"')  # a pair, and a lone one
+        ('\U0001f600', ('\ud800', False))
+    """
     global _parse, _seen
     if _parse is _stdlib and PARSER == "orjson":
         _seen += len(data)
         if _seen >= WARM_UP_BYTES:
             try:
-                _parse = _orjson_loads()
+                _parse = _orjson_parse()
             except ImportError:  # found but not importable (a broken install)
                 _seen = -(1 << 62)
     return _parse(data)
 
 
+def loads(data: bytes | str) -> Any:
+    """``json.loads``, through orjson once this process has parsed :data:`WARM_UP_BYTES`."""
+    return parse(data)[0]
+
+
 def fast_loads() -> Callable[[bytes | str], Any]:
     """The parser :func:`loads` switches to (orjson-backed when installed), imported now."""
-    return _orjson_loads() if PARSER == "orjson" else _stdlib
+    chosen = _orjson_parse() if PARSER == "orjson" else _stdlib
+    return lambda data: chosen(data)[0]
 
 
-__all__ = ["PARSER", "WARM_UP_BYTES", "fast_loads", "loads"]
+__all__ = ["PARSER", "WARM_UP_BYTES", "fast_loads", "json_loads", "loads", "parse"]

@@ -122,13 +122,35 @@ def test_time_budget_allows_the_stop_with_a_note(tmp_path: Path, cli: str) -> No
     session = Session(tmp_path)
     session.prompt("Rename the function foo to bar in lib.py.")
     session.say("Renamed foo to bar.")
-    # 16 MB more to read: judging takes far longer than the 1 ms budget for every adapter, so
-    # the budget surely runs out first (a tiny transcript could be judged within it).
-    with session.transcript.open("a", encoding="utf-8") as fh:
-        fh.write(json.dumps({"type": "progress", "data": "x" * (16 << 20)}) + "\n")
+    transcript = session.transcript
+    # Much to read in each adapter's own format, so judging takes far longer than the 1 ms
+    # budget and the budget surely runs out first. (A transcript in another CLI's format is
+    # refused from its first 64 KiB, in about a millisecond: that raced the budget.) The
+    # Codex and Gemini padding is many records, read in Python, so the waiting thread gets
+    # the GIL back on time; Claude Code's is one 16 MB line, which its tail scan reads.
+    if cli == "claude-code":
+        with transcript.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"type": "progress", "data": "x" * (16 << 20)}) + "\n")
+    elif cli == "codex":
+        transcript = tmp_path / "rollout-2026-01-01T00-00-00-pad.jsonl"
+        user = {"type": "message", "role": "user",
+                "content": [{"type": "input_text", "text": "Rename foo to bar in lib.py."}]}  # fmt: skip
+        records = [("session_meta", {"id": "s", "cwd": str(session.workspace)}),
+                   ("response_item", user)]  # fmt: skip
+        records += [("event_msg", {"type": "agent_reasoning", "text": "x" * 80})] * 100_000
+        transcript.write_text(
+            "".join(json.dumps({"type": t, "payload": p}) + "\n" for t, p in records)
+        )
+    else:
+        transcript = tmp_path / "session-2026-01-01T00-00-pad.json"
+        messages = [{"type": "user", "content": "Rename foo to bar in lib.py."}]
+        messages += [{"type": "info", "content": "x" * 80}] * 100_000
+        transcript.write_text(
+            json.dumps({"sessionId": "s", "projectHash": "h", "messages": messages})
+        )
     payload = {
         "session_id": "s",
-        "transcript_path": str(session.transcript),
+        "transcript_path": str(transcript),
         "cwd": str(session.workspace),
         "hook_event_name": {"gemini": "AfterAgent"}.get(cli, "Stop"),
         "stop_hook_active": False,

@@ -104,6 +104,13 @@ _STACKS: dict[str, dict[str, str]] = {
         "insert": "edit", "append": "edit", "view": "read", "filemap": "read",
         "exit_forfeit": "submit", "exit": "submit",
     },
+    "inspect-ai": {  # inspect_ai.tool's standard tools
+        "bash": "shell", "bash_session": "shell", "python": "exec", "text_editor": "editor",
+        "think": "noop", "submit": "submit", "web_search": "web", "web_browser_go": "web",
+        "web_browser_click": "web", "web_browser_type": "web", "web_browser_scroll": "web",
+        "web_browser_back": "web", "web_browser_forward": "web", "web_browser_refresh": "web",
+        "web_browser_type_submit": "web",
+    },
     "mcp-filesystem": {
         "write_file": "write", "edit_file": "edit", "create_directory": "write",
         "move_file": "move", "read_file": "read", "read_text_file": "read",

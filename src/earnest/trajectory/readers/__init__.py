@@ -41,6 +41,7 @@ READERS: dict[str, str] = {
     "engram": "engram",
     "gemini-cli-session": "gemini_session",
     "gemini-cli-stream": "gemini_stream",
+    "inspect": "inspect_log",
     "mini-swe-agent": "mini_swe_agent",
     "openai-chat": "openai_chat",
     "openhands": "openhands",
@@ -50,7 +51,7 @@ READERS: dict[str, str] = {
 }
 """Format name → module in this package (imported on first use)."""
 
-TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".traj", ".ndjson")
+TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".traj", ".ndjson", ".eval")
 """Files a directory walk considers; others (``*.diff``, ``*.md``...) are not transcripts."""
 
 

@@ -74,13 +74,19 @@ RECENT_TURNS = 32
 
 
 def skippable(line: bytes) -> bool:
-    """True for top-level progress/snapshot/queue records (the marker precedes ``message``)."""
+    """True for top-level progress/snapshot/queue records (the marker precedes ``message``).
+
+    ``message`` is looked for first: in user and assistant records, most of the bytes,
+    it comes early, and the markers are then looked for only before it (a match that
+    starts before it ends by ``message_at + len(marker)``), not in the whole line.
+    """
+    message_at = line.find(b'"message":')
+    if message_at < 0:
+        return any(marker in line for marker in _SKIP_MARKERS)
     for marker in _SKIP_MARKERS:
-        at = line.find(marker)
-        if at >= 0:
-            message_at = line.find(b'"message":')
-            if message_at < 0 or at < message_at:
-                return True
+        at = line.find(marker, 0, message_at + len(marker))
+        if 0 <= at < message_at:
+            return True
     return False
 
 

@@ -45,6 +45,11 @@ def detect_format(path: str | Path) -> str | None:
             whole = len(head) < HEAD_BYTES or not handle.read(1)
     except OSError:
         return None
+    if head.startswith(b"PK\x03\x04"):
+        # A zip archive: an Inspect AI .eval log is judged by its member names.
+        from earnest.trajectory.readers.inspect_log import is_eval_archive
+
+        return "inspect" if is_eval_archive(Path(path)) else None
     return detect_bytes(head, whole=whole, name=str(path))
 
 
@@ -153,6 +158,9 @@ def _classify_document(doc: dict[str, Any], name: str) -> str | None:
         return "earnest"
     if isinstance(doc.get("resourceSpans"), list):
         return "otlp-json"
+    spec = doc.get("eval")
+    if isinstance(spec, dict) and "task" in spec and ("samples" in doc or "plan" in doc):
+        return "inspect"  # an Inspect AI .json log (inspect_log.is_json_log)
     if doc.get("type") == "result" or (doc.get("role") == "system" and "cost_usd" in doc):
         return "claude-json"
     version = doc.get("schema_version")
@@ -212,6 +220,8 @@ def _sniff_document(text: str, name: str) -> str | None:
         if key == "role":
             return "openai-chat"
         return None
+    if key == "version" and re.search(r'"eval"\s*:\s*\{', head) and '"task"' in head:
+        return "inspect"  # an Inspect AI .json log: {"version": 2, "status": ..., "eval": {...}}
     if key == "schema" and '"earnest.trajectory/1"' in head:
         return "earnest"
     if key == "resourceSpans":
