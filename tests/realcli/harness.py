@@ -127,7 +127,13 @@ class Sandbox:
         self.project = tmp_path / "project"
         self.state = tmp_path / "state"
         self.taplog = tmp_path / "hook-calls.jsonl"
+        # A temporary folder of the scenario's own. Codex refuses to create its sandbox helper
+        # under the temporary folder, and with the system's bubblewrap installed every command
+        # then fails ("bwrap: execvp codex-linux-sandbox"): CODEX_HOME (under HOME, itself under
+        # pytest's /tmp) must not lie under TMPDIR, as it does not on a user's machine.
+        self.tmp = tmp_path / "tmp"
         self.home.mkdir()
+        self.tmp.mkdir()
         self.project.mkdir()
         (self.project / "app.py").write_text(BUGGY, encoding="utf-8")
         for cmd in (
@@ -169,6 +175,7 @@ class Sandbox:
             XDG_STATE_HOME=str(self.home / ".local" / "state"),
             XDG_CACHE_HOME=str(self.home / ".cache"),
             EARNEST_STATE_DIR=str(self.state),
+            TMPDIR=str(self.tmp),
             PYTHONPATH=str(SRC),
             NO_COLOR="1",
             CI="1",
