@@ -116,3 +116,75 @@ def test_rule_citations_built_by_hand_keep_every_pattern() -> None:
     assert built.cited("escalate later", None) == set()
     present = _mask(built.words, "the realfix")
     assert built.cited("the realfix", None, present) == {"8"}
+
+
+# --- issue 10, item 10: shortcuts of the speed work ---------------------------------------
+
+FENCE_TEXT = st.text(alphabet=st.sampled_from(list(" \t\n\r`~ab\u2028")), max_size=60)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(FENCE_TEXT, replies().map(lambda r: unwrap_envelope(r[3]).text)))
+def test_fence_marks_are_what_the_fence_pattern_matches(text: str) -> None:
+    from earnest.pressure.parse import _FENCE, _fence_marks
+
+    want = [(m.start(), m.end(), m.group(1)) for m in _FENCE.finditer(text)]
+    assert _fence_marks(text) == want
+
+
+def _unwrap_once_plainly(text: str) -> object:
+    # What envelopes._unwrap_once did before its JSONL shortcut: the whole text through the
+    # decoder first, then line by line.
+    from earnest.pressure import envelopes
+    from earnest.safejson import loads
+
+    head = text.lstrip()[:1]
+    if head not in ("{", '"', "["):
+        return None
+    stripped = text.strip()
+    try:
+        value = loads(stripped)
+    except (ValueError, RecursionError):
+        return envelopes._unwrap_jsonl(stripped) if head == "{" else None
+    if isinstance(value, str):
+        return envelopes.Unwrapped(value, "json-string")
+    if isinstance(value, dict):
+        return envelopes._unwrap_object(value)
+    return envelopes._unwrap_once(text)  # arrays: untouched by the shortcut
+
+
+_EVENT = st.sampled_from(
+    [
+        '{"type": "system", "subtype": "init", "session_id": "s"}',
+        '{"type": "result", "subtype": "success", "is_error": false, "result": "CHOICE: B"}',
+        '{"type":"assistant","session_id":"s","message":{"content":[{"type":"text","text":"x"}]}}',
+        '{"type": "result", "result": "a\u2028b", "session_id": "s"}',
+        '{"choices": [{"message": {"content": "CHOICE: A"}, "finish_reason": "stop"}]}',
+        '{\n  "type": "result",\n  "is_error": false,\n  "result": "CHOICE: C"\n}',
+        '{"type": "result"',
+        "[1, 2]",
+        '"CHOICE: D"',
+        "null",
+        "{}",
+        "not json",
+        "",
+    ]
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(_EVENT, min_size=1, max_size=4),
+    st.lists(
+        st.sampled_from(["\n", "\r\n", "\r", "\u2028", "\x0b", " \n", "\n\n"]),
+        min_size=4,
+        max_size=4,
+    ),
+)
+def test_event_logs_read_as_without_the_first_line_shortcut(
+    events: list[str], breaks: list[str]
+) -> None:
+    from earnest.pressure.envelopes import _unwrap_once
+
+    text = "".join(e + b for e, b in zip(events, breaks, strict=False))
+    assert _unwrap_once(text) == _unwrap_once_plainly(text)

@@ -436,16 +436,40 @@ def _fence_spans(text: str) -> tuple[tuple[int, int], ...]:
     spans: list[tuple[int, int]] = []
     opener: str | None = None
     start = 0
-    for m in _FENCE.finditer(text):
-        mark = m.group(1)
+    for at, end, mark in _fence_marks(text):
         if opener is None:
-            opener, start = mark, m.start()
+            opener, start = mark, at
         elif mark[0] == opener[0] and len(mark) >= len(opener):
-            spans.append((start, m.end()))
+            spans.append((start, end))
             opener = None
     if opener is not None:  # an unclosed fence runs to the end of the reply
         spans.append((start, len(text)))
     return tuple(spans)
+
+
+def _fence_marks(text: str) -> list[tuple[int, int, str]]:
+    """(line start, mark end, mark) of every line that opens with a fence mark, in order: what
+    ``_FENCE.finditer(text)`` matches, found by jumping between the occurrences of the two marks
+    (a multi-line regex tries every position of the reply; this looks at a few)."""
+    found: list[tuple[int, int, str]] = []
+    for three in ("```", "~~~"):
+        pos = text.find(three)
+        while pos >= 0:
+            line = text.rfind("\n", 0, pos) + 1
+            # Only a line's first occurrence can follow nothing but its indentation: the scan
+            # goes on at the next line either way.
+            newline = text.find("\n", pos)
+            if pos - line <= 3 and _INDENT.fullmatch(text, line, pos):
+                run = _RUNS[three].match(text, pos)
+                assert run is not None  # the three characters at pos at least
+                found.append((line, run.end(), run.group()))
+            pos = text.find(three, newline) if newline >= 0 else -1
+    found.sort()
+    return found
+
+
+_INDENT = re.compile(r"[ \t]*")
+_RUNS = {"```": re.compile("`+"), "~~~": re.compile("~+")}
 
 
 def _labels_text(shown: Collection[str]) -> str:

@@ -54,7 +54,7 @@ from typing import Any
 
 from earnest.pressure.acted import ActionCheck, judge_action
 from earnest.pressure.citations import citations_for, normalize_rule_id
-from earnest.pressure.envelopes import StopReason, unwrap_envelope
+from earnest.pressure.envelopes import _LINE_BREAK, StopReason, unwrap_envelope
 from earnest.pressure.evidence import Behaviour
 from earnest.pressure.models import Fixture, Rule, Verdict
 from earnest.pressure.order import display_labels, label_map
@@ -423,10 +423,6 @@ def _has_prose(text: str, decision: Decision) -> bool:
         if line and not line.isspace():
             return True
     return any(line.strip() for n, line in enumerate(text.splitlines(), 1) if n not in skip)
-
-
-# Where str.splitlines() ends a line.
-_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 # Criteria repeat across replies (one set per option, per outcome): they are frozen, so equal
