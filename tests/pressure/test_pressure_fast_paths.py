@@ -188,3 +188,52 @@ def test_event_logs_read_as_without_the_first_line_shortcut(
 
     text = "".join(e + b for e, b in zip(events, breaks, strict=False))
     assert _unwrap_once(text) == _unwrap_once_plainly(text)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.one_of(
+        replies().map(lambda r: unwrap_envelope(r[3]).text.lower()),
+        AWKWARD.map(str.lower),
+        st.text(max_size=40),  # lone surrogates, astral characters, anything
+    ),
+    st.sampled_from(["example", "odd"]),
+)
+def test_word_presence_in_one_pass_equals_substring_search(low: str, name: str) -> None:
+    from earnest.pressure.citations import word_presence
+
+    words = citations_for(suites()[name][0]).words
+    find = word_presence(words)
+    if find is None:
+        pytest.skip("the fast extra (ahocorasick-rs) is not installed")
+    assert find(low) == _mask(words, low)
+    # Words that are not letters and digits, and words inside words, too.
+    odd = ("straße", "i̇stanbul", "rule", "rules", "ru", "—", "\U0001f600", "a b")
+    assert word_presence(odd) is not None
+    assert word_presence(odd)(low) == _mask(odd, low)  # type: ignore[misc]
+
+
+def test_judge_is_the_same_without_the_one_pass_word_search() -> None:
+    # The fast extra only replaces scans by one pass: judgements are identical without it.
+    from speed_golden import MODES, load
+
+    from earnest.pressure.verdict import judge
+
+    golden = load()["bench"][::7]
+    rules, fixtures = suites()["example"]
+    citations = citations_for(rules)
+    if citations.presence is None:
+        pytest.skip("the fast extra (ahocorasick-rs) is not installed")
+    with_pass = [
+        judge(fixtures[g["fixture_id"]], rules, g["response"], **MODES[g["mode"]]) for g in golden
+    ]
+    saved = citations.presence
+    object.__setattr__(citations, "presence", None)
+    try:
+        without = [
+            judge(fixtures[g["fixture_id"]], rules, g["response"], **MODES[g["mode"]])
+            for g in golden
+        ]
+    finally:
+        object.__setattr__(citations, "presence", saved)
+    assert with_pass == without
