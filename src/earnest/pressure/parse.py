@@ -195,15 +195,24 @@ def _option_spans(value: str, options: Mapping[str, str]) -> tuple[tuple[int, in
     """Where each option's text (case ignored) occurs in a decision value."""
     low = value.lower()
     spans: list[tuple[int, int]] = []
-    for text in options.values():
-        needle = " ".join(text.lower().split()).rstrip(".")
-        if len(needle) < 3:
-            continue
+    for needle in _needles(tuple(options.values())):
         at = low.find(needle)
         while at >= 0:
             spans.append((at, at + len(needle)))
             at = low.find(needle, at + len(needle))
     return tuple(spans)
+
+
+@lru_cache(maxsize=1024)
+def _needles(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The option ``texts`` as :func:`_option_spans` looks for them: lower case, runs of
+    whitespace as one space, no final full stop, at least three characters (memoised: the
+    same fixture's options come with every reply to it)."""
+    return tuple(
+        needle
+        for needle in (" ".join(text.lower().split()).rstrip(".") for text in texts)
+        if len(needle) >= 3
+    )
 
 
 def _decision_lines(text: str, low: str) -> list[_Line]:
@@ -214,7 +223,7 @@ def _decision_lines(text: str, low: str) -> list[_Line]:
     fences: tuple[tuple[int, int], ...] = ()
     if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
         fences = _fence_spans(text)
-    starts = [a for a, _ in fences]
+    starts = [a for a, _ in fences] if fences else []
     # Line numbers are counted on from the previous decision line, never from the start of
     # the reply again: a reply of many decision lines costs one pass, not one per line.
     number, counted = 1, 0
