@@ -34,6 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from earnest.fastjson import PARSER  # noqa: E402
+from earnest.pressure.citations import citations_for  # noqa: E402
 from earnest.pressure.models import Fixture, Rule  # noqa: E402
 from earnest.pressure.suite import load_suite  # noqa: E402
 from earnest.pressure.verdict import judge  # noqa: E402
@@ -266,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(FORMS)} envelopes, {failed:.0%} failures; median of {runs} runs"
     )
     print("verdict mix: " + json.dumps(dict(sorted(verdicts.items()))))
+    # The fast extra's two accelerators (neither changes a verdict): say which are in use.
+    one_pass = citations_for(rules).presence is not None
+    print(f"fast extra: orjson {PARSER == 'orjson'}, one-pass citation words {one_pass}")
     print(
         f"{'set':<18}{'replies/s':>12}{'us/reply':>10}{'re.search/s':>14}{'slowdown':>10}"
         f"{'wall/s':>10}"

@@ -237,3 +237,15 @@ def test_judge_is_the_same_without_the_one_pass_word_search() -> None:
     finally:
         object.__setattr__(citations, "presence", saved)
     assert with_pass == without
+
+
+def test_rule_citations_pickle_and_rebuild_their_one_pass_search() -> None:
+    import pickle
+
+    rules = suites()["odd"][0]
+    built = RuleCitations.for_rules(rules)
+    again = pickle.loads(pickle.dumps(built))
+    assert again == built and again.words == built.words
+    assert (again.presence is None) == (built.presence is None)
+    low = "per the friday rule and the freeze, no stubs in plans"
+    assert again.cited(low, low) == built.cited(low, low) == {"6", "7", "x-1"}

@@ -275,6 +275,11 @@ class RuleCitations:
         )
         object.__setattr__(self, "presence", word_presence(self.words))
 
+    def __reduce__(self) -> tuple[type[RuleCitations], tuple[frozenset[str], tuple[object, ...]]]:
+        # Rebuilt from its two fields: the derived ones (the one-pass search among them, which
+        # does not pickle) are worked out again.
+        return (type(self), (self.known, self.phrases))
+
     @classmethod
     def for_rules(cls, rules: Mapping[str, Rule]) -> RuleCitations:
         phrases: list[tuple[str, str, re.Pattern[str]]] = []
