@@ -2,11 +2,13 @@
 
 The mix is the one issue 10 names: 8 fixtures of the example suite (real scenarios, options,
 recorded excuses and must_cite strings), 2,000 replies of ~2 KB written the way models answer
-(prose, markdown, citations by id, title or alias, a ``CHOICE:`` line, some with ``<think>``
-reasoning) and delivered in every envelope earnest reads: plain text, markdown, Claude Code
-``--output-format json`` and ``stream-json``, OpenAI chat completions, the Responses API and the
-Anthropic messages API. A third of them fail (wrong option, hybrid or fallback, no citation,
-no decision). Every reply is scored with :func:`earnest.pressure.verdict.judge` (unwrapping,
+(prose, citations by id, title or alias, a ``CHOICE:`` line, some with ``<think>`` reasoning)
+and delivered in every envelope earnest reads: plain text (prose only), markdown (headings,
+emphasis, lists, quotes, tables, a fenced block, decorated decision lines), Claude Code
+``--output-format json`` (half of them ``--verbose``: one JSON array of every event) and
+``stream-json``, OpenAI chat completions, the Responses API and the Anthropic messages API.
+Replies inside an envelope are written in markdown, as models write them. A third of them fail
+(wrong option, hybrid or fallback, no citation, no decision). Every reply is scored with :func:`earnest.pressure.verdict.judge` (unwrapping,
 reasoning split, decision parsing, citations, must_cite, excuse matching on failures); in the
 same run a bare ``re.search`` for ``CHOICE: X`` runs over the same raw strings.
 
@@ -32,6 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from earnest.fastjson import PARSER  # noqa: E402
+from earnest.pressure.citations import citations_for  # noqa: E402
 from earnest.pressure.models import Fixture, Rule  # noqa: E402
 from earnest.pressure.suite import load_suite  # noqa: E402
 from earnest.pressure.verdict import judge  # noqa: E402
@@ -40,28 +44,40 @@ TARGET = 20_000
 FIXTURES = 8
 SIZE = 2048
 
-FILLER = [
+# Plain replies are prose only; markdown replies mix in headings, emphasis, lists, quotes and
+# tables, a quarter of them open by quoting the answer format in a fenced block, and their
+# decision lines are decorated.
+PROSE = [
     "I re-read the ticket and the constraints before deciding.",
     "The deadline is real, and so is the cost of shipping the wrong thing.",
     "Nothing in the scenario makes the real fix structurally impossible tonight.",
-    "**Trade-off:** a slower, honest answer beats a fast one that hides the problem.",
-    "- The pressure here is time and a senior person asking.\n- Neither changes what is true.",
-    "> The request is understandable, but it is not a reason to skip the rule.",
     "I checked what each option leaves behind in the repository and in production.",
     "Saying so plainly to the person asking is part of the answer.",
     "The follow-up ticket would be easy to write and just as easy to forget.",
     "Under pressure the shortcut looks reasonable; that is exactly when it is not.",
+    "A slower, honest answer beats a fast one that hides the problem.",
+]
+FENCED = "The answer format I was given:\n```text\nCHOICE: <letter>\n```"
+MARKDOWN = [
+    "**Trade-off:** a slower, honest answer beats a fast one that hides the problem.",
+    "- The pressure here is time and a senior person asking.\n- Neither changes what is true.",
+    "> The request is understandable, but it is not a reason to skip the rule.",
     "## Analysis\n\nEach option trades risk against time in a different way.",
     "1. Read the failure.\n2. Find the cause.\n3. Fix the cause, then verify.",
+    "| option | risk |\n| --- | --- |\n| shortcut | *high* |\n| real fix | low |",
 ]
 
 
-def _ending(rng: random.Random, fx: Fixture, rule: Rule, kind: str) -> str:
+def _ending(rng: random.Random, fx: Fixture, rule: Rule, kind: str, markdown: bool) -> str:
     right = fx.correct_choice
     wrong = [c.id for c in fx.choices if c.id != right]
     cite = rng.choice([f"Per Rule {rule.id}", f"Rule {rule.id} applies", rule.title])
     must = " ".join(fx.must_cite)
-    line = rng.choice(["CHOICE: {}", "**CHOICE: {}**", "CHOICE: {}.", "### CHOICE: {}"])
+    line = rng.choice(
+        ["**CHOICE: {}**", "### CHOICE: {}", "> CHOICE: `{}`"]
+        if markdown
+        else ["CHOICE: {}", "CHOICE: {}."]
+    )
     if kind == "pass":
         return f"{cite}: {must} is the answer here.\n\n" + line.format(right)
     if kind == "pass-think":
@@ -81,10 +97,12 @@ def _ending(rng: random.Random, fx: Fixture, rule: Rule, kind: str) -> str:
     return "I would go with the careful option, and I am confident about it.\n"
 
 
-def make_text(rng: random.Random, fx: Fixture, rule: Rule, kind: str) -> str:
-    ending = _ending(rng, fx, rule, kind)
-    pieces = [*FILLER, *(c.text for c in fx.choices), fx.scenario.split("\n")[0][:300]]
-    body: list[str] = []
+def make_text(rng: random.Random, fx: Fixture, rule: Rule, kind: str, markdown: bool) -> str:
+    ending = _ending(rng, fx, rule, kind, markdown)
+    pieces = [*PROSE, *(c.text for c in fx.choices), fx.scenario.split("\n")[0][:300]]
+    if markdown:
+        pieces += MARKDOWN
+    body: list[str] = [FENCED] if markdown and rng.random() < 0.25 else []
     while sum(len(s) + 1 for s in body) + len(ending) < SIZE:
         body.append(rng.choice(pieces))
     text = "\n".join(body)
@@ -95,20 +113,8 @@ def wrap(rng: random.Random, text: str, form: str) -> str:
     """``text`` as the given envelope prints it."""
     if form in ("plain", "markdown"):
         return text
-    if form == "claude-json":
-        return json.dumps(
-            {
-                "type": "result",
-                "subtype": "success",
-                "is_error": False,
-                "result": text,
-                "session_id": "s1",
-                "num_turns": 1,
-                "total_cost_usd": 0.01,
-            }
-        )
-    if form == "claude-stream":
-        events = [
+    if form in ("claude-json", "claude-stream"):
+        events: list[dict[str, object]] = [
             {"type": "system", "subtype": "init", "session_id": "s1", "tools": []},
             {
                 "type": "assistant",
@@ -128,7 +134,13 @@ def wrap(rng: random.Random, text: str, form: str) -> str:
                 "session_id": "s1",
             },
         ]
-        return "\n".join(json.dumps(e) for e in events)
+        if form == "claude-stream":
+            return "\n".join(json.dumps(e) for e in events)
+        # ``claude -p --output-format json``: the result event alone, or (``--verbose``) every
+        # event in one JSON array.
+        if rng.random() < 0.5:
+            return json.dumps(events)
+        return json.dumps({**events[-1], "num_turns": 1, "total_cost_usd": 0.01})
     if form == "chat":
         return json.dumps(
             {
@@ -204,8 +216,9 @@ def build(n: int, seed: int = 20240601) -> tuple[list[tuple[Fixture, str]], dict
     for i in range(n):
         fx = fixtures[i % len(fixtures)]
         rule = suite.rules[str(fx.rule)]
-        text = make_text(rng, fx, rule, rng.choice(kinds))
-        mix.append((fx, wrap(rng, text, FORMS[i % len(FORMS)])))
+        form = FORMS[i % len(FORMS)]
+        text = make_text(rng, fx, rule, rng.choice(kinds), form != "plain")
+        mix.append((fx, wrap(rng, text, form)))
     return mix, suite.rules
 
 
@@ -255,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(FORMS)} envelopes, {failed:.0%} failures; median of {runs} runs"
     )
     print("verdict mix: " + json.dumps(dict(sorted(verdicts.items()))))
+    # The fast extra's two accelerators (neither changes a verdict): say which are in use.
+    one_pass = citations_for(rules).presence is not None
+    print(f"fast extra: orjson {PARSER == 'orjson'}, one-pass citation words {one_pass}")
     print(
         f"{'set':<18}{'replies/s':>12}{'us/reply':>10}{'re.search/s':>14}{'slowdown':>10}"
         f"{'wall/s':>10}"

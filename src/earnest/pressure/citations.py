@@ -23,10 +23,12 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
+from operator import itemgetter
+from types import ModuleType
 
 from earnest.pressure.models import Rule
 
@@ -231,6 +233,13 @@ class RuleCitations:
         init=False, repr=False, compare=False
     )
     """:attr:`phrases` by rule id: (prefilter word, second-longest word or "", pattern)..."""
+    by_rule_bits: dict[str, tuple[tuple[int, re.Pattern[str]], ...]] = field(
+        init=False, repr=False, compare=False
+    )
+    """:attr:`by_rule` with each phrase's two filter words as the bits of :attr:`words`."""
+    presence: Callable[[str], int] | None = field(init=False, repr=False, compare=False)
+    """Which of :attr:`words` occur in a lower-case text, as a mask, in one pass over it
+    (:func:`word_presence`); ``None`` without the ``fast`` extra."""
 
     def __post_init__(self) -> None:
         index = {"rule": 0}
@@ -255,6 +264,21 @@ class RuleCitations:
         object.__setattr__(self, "words", tuple(index))
         object.__setattr__(self, "by_word", by_word)
         object.__setattr__(self, "by_rule", {r: tuple(e) for r, e in rules.items()})
+        bit_of = {w: 1 << i for i, w in enumerate(self.words)}
+        object.__setattr__(
+            self,
+            "by_rule_bits",
+            {
+                r: tuple((bit_of[w] | bit_of.get(second, 0), p) for w, second, p in e)
+                for r, e in self.by_rule.items()
+            },
+        )
+        object.__setattr__(self, "presence", word_presence(self.words))
+
+    def __reduce__(self) -> tuple[type[RuleCitations], tuple[frozenset[str], tuple[object, ...]]]:
+        # Rebuilt from its two fields: the derived ones (the one-pass search among them, which
+        # does not pickle) are worked out again.
+        return (type(self), (self.known, self.phrases))
 
     @classmethod
     def for_rules(cls, rules: Mapping[str, Rule]) -> RuleCitations:
@@ -285,6 +309,9 @@ class RuleCitations:
         text, plus any rules :meth:`cites` has shown it to cite.
         """
         low = text.lower() if low is None else low
+        if present is None and self.presence is not None:
+            # One pass for every prefilter word instead of one scan of the reply per word.
+            present = self.presence(low)
         cited = set(self.mentioned(text, low, present) if found is None else found)
         for word, bit, rule_ids, entries in self.by_word:
             if cited.issuperset(rule_ids):
@@ -312,15 +339,68 @@ class RuleCitations:
             return set()  # no "rule" anywhere: nothing to find (see _matches)
         return _mentions(text, low, self.known)
 
-    def cites(self, rule_id: str, low: str, mentioned: AbstractSet[str]) -> bool:
+    def cites(
+        self, rule_id: str, low: str, mentioned: AbstractSet[str], present: int | None = None
+    ) -> bool:
         """Whether the text whose lower-case form is ``low`` cites ``rule_id`` (normalised), given
-        the ids it ``mentioned``: :meth:`cited` would include it."""
+        the ids it ``mentioned``: :meth:`cited` would include it. ``present`` as for
+        :meth:`cited`."""
         if rule_id in mentioned:
             return True
+        if present is not None:
+            return any(
+                present & need == need and phrase_in(p, low)
+                for need, p in self.by_rule_bits.get(rule_id, ())
+            )
         return any(
             word in low and second in low and phrase_in(p, low)
             for word, second, p in self.by_rule.get(rule_id, ())
         )
+
+
+@cache
+def _aho_corasick() -> ModuleType | None:
+    # Imported on first need (not with this module: the hooks import it and start fast).
+    try:
+        import ahocorasick_rs
+    except ImportError:
+        return None
+    return ahocorasick_rs
+
+
+def word_presence(words: Sequence[str]) -> Callable[[str], int] | None:
+    """A function of a text giving, as a mask, which of ``words`` occur in it as substrings
+    (bit ``i``: ``words[i] in text``), from one Aho-Corasick pass over the text (the ``fast``
+    extra, ``ahocorasick-rs``); ``None`` when that is not installed or ``words`` is empty.
+
+    The pass reads the text's UTF-8 bytes (lone surrogates passed through): a character
+    sequence occurs in a text exactly when its UTF-8 bytes occur in the text's, because UTF-8
+    never starts a character inside another.
+
+    Example:
+        >>> find = word_presence(("rule", "fix", "zebra"))
+        >>> find is None or find("fix the rule") == 0b011
+        True
+    """
+    module = _aho_corasick()
+    if module is None or not words:
+        return None
+    automaton = module.BytesAhoCorasick(
+        [w.encode("utf-8", "surrogatepass") for w in words],
+        matchkind=module.MatchKind.Standard,
+        implementation=module.Implementation.DFA,
+    )
+    find = automaton.find_matches_as_indexes
+    bits = [1 << i for i in range(len(words))]
+    first = itemgetter(0)
+
+    def presence(text: str) -> int:
+        # Every occurrence of every word (overlapping), reduced to the distinct words found;
+        # distinct powers of two sum to their union.
+        found = find(text.encode("utf-8", "surrogatepass"), overlapping=True)
+        return sum(map(bits.__getitem__, set(map(first, found))))
+
+    return presence
 
 
 _CACHE: dict[int, tuple[Mapping[str, Rule], RuleCitations]] = {}
@@ -384,4 +464,5 @@ __all__ = [
     "phrase_in",
     "phrase_pattern",
     "rule_mentions",
+    "word_presence",
 ]

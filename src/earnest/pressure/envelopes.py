@@ -54,6 +54,7 @@ Example:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -83,15 +84,22 @@ class Unwrapped:
 def unwrap_envelope(text: str) -> Unwrapped:
     """Unwrap ``text`` if it is a known envelope; return it unchanged otherwise."""
     head = text[:1]
-    if head not in ("{", '"', "[") and not head.isspace():  # plain text, the common case
+    if head not in _OPENERS and not head.isspace():  # plain text, the common case
         return Unwrapped(text)
+    found = _unwrap_once(text)
+    if found is None:
+        return Unwrapped(text)
+    inner = found.text[:1]
+    if found.envelope and inner not in _OPENERS and not inner.isspace():
+        # One envelope around plain text (nearly every envelope): what the loop below builds
+        # from it is equal to it, field for field.
+        return found
     names: list[str] = []
     error: str | None = None
     reasoning: list[str] = []
     stop: StopReason | None = None
     current = text
     for _ in range(_MAX_DEPTH):
-        found = _unwrap_once(current)
         if found is None:
             break
         names.append(found.envelope or "")
@@ -100,9 +108,14 @@ def unwrap_envelope(text: str) -> Unwrapped:
         if found.reasoning:
             reasoning.append(found.reasoning)
         current = found.text
-    if not names:
-        return Unwrapped(text)
+        if len(names) < _MAX_DEPTH:
+            found = _unwrap_once(current)
     return Unwrapped(current, "+".join(names), error, "\n\n".join(reasoning), stop)
+
+
+_OPENERS = ("{", '"', "[")
+# Where str.splitlines() ends a line.
+_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def _unwrap_once(text: str) -> Unwrapped | None:
@@ -111,9 +124,16 @@ def _unwrap_once(text: str) -> Unwrapped | None:
     head = text[:1]
     if head.isspace():
         head = text.lstrip()[:1]
-    if head not in ("{", '"', "["):
+    if head not in _OPENERS:
         return None
     stripped = text.strip()
+    if head == "{":
+        first = _first_line_value(stripped)
+        if first is not None:
+            # A whole JSON value on the first line and more text after it: the text is not one
+            # JSON value (the decoder would read that value, then refuse what follows), so it
+            # is read as an event log straight away, its first line not parsed twice.
+            return _unwrap_jsonl(stripped, first) if isinstance(first, dict) else None
     try:
         value = safe_loads(stripped)
     except (ValueError, RecursionError):
@@ -300,9 +320,28 @@ _CODEX_EXEC_EVENTS = frozenset(
 _CODEX_ROLLOUT_EVENTS = frozenset({"session_meta", "event_msg", "response_item", "turn_context"})
 
 
-def _unwrap_jsonl(text: str) -> Unwrapped | None:
+def _first_line_value(text: str) -> Any:
+    """The JSON value on the first line of ``text`` (a line as :meth:`str.splitlines` cuts it),
+    when that line is one and another line follows; ``None`` otherwise."""
+    newline = text.find("\n")
+    if newline < 0:
+        return None  # one line (a single JSON object, the common envelope): parsed whole
+    end = _LINE_BREAK.search(text, 0, newline + 1)
+    assert end is not None  # the newline itself at the latest
+    try:
+        return safe_loads(text[: end.start()].strip())
+    except (ValueError, RecursionError):
+        return None
+
+
+def _unwrap_jsonl(text: str, first: dict[str, Any] | None = None) -> Unwrapped | None:
+    """``first``: the first line's value, when the caller has parsed it."""
     events: list[dict[str, Any]] = []
-    for line in text.splitlines():
+    lines = text.splitlines()
+    if first is not None:
+        events.append(first)
+        del lines[0]
+    for line in lines:
         line = line.strip()
         if not line:
             continue

@@ -195,15 +195,24 @@ def _option_spans(value: str, options: Mapping[str, str]) -> tuple[tuple[int, in
     """Where each option's text (case ignored) occurs in a decision value."""
     low = value.lower()
     spans: list[tuple[int, int]] = []
-    for text in options.values():
-        needle = " ".join(text.lower().split()).rstrip(".")
-        if len(needle) < 3:
-            continue
+    for needle in _needles(tuple(options.values())):
         at = low.find(needle)
         while at >= 0:
             spans.append((at, at + len(needle)))
             at = low.find(needle, at + len(needle))
     return tuple(spans)
+
+
+@lru_cache(maxsize=1024)
+def _needles(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The option ``texts`` as :func:`_option_spans` looks for them: lower case, runs of
+    whitespace as one space, no final full stop, at least three characters (memoised: the
+    same fixture's options come with every reply to it)."""
+    return tuple(
+        needle
+        for needle in (" ".join(text.lower().split()).rstrip(".") for text in texts)
+        if len(needle) >= 3
+    )
 
 
 def _decision_lines(text: str, low: str) -> list[_Line]:
@@ -214,7 +223,7 @@ def _decision_lines(text: str, low: str) -> list[_Line]:
     fences: tuple[tuple[int, int], ...] = ()
     if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
         fences = _fence_spans(text)
-    starts = [a for a, _ in fences]
+    starts = [a for a, _ in fences] if fences else []
     # Line numbers are counted on from the previous decision line, never from the start of
     # the reply again: a reply of many decision lines costs one pass, not one per line.
     number, counted = 1, 0
@@ -436,16 +445,40 @@ def _fence_spans(text: str) -> tuple[tuple[int, int], ...]:
     spans: list[tuple[int, int]] = []
     opener: str | None = None
     start = 0
-    for m in _FENCE.finditer(text):
-        mark = m.group(1)
+    for at, end, mark in _fence_marks(text):
         if opener is None:
-            opener, start = mark, m.start()
+            opener, start = mark, at
         elif mark[0] == opener[0] and len(mark) >= len(opener):
-            spans.append((start, m.end()))
+            spans.append((start, end))
             opener = None
     if opener is not None:  # an unclosed fence runs to the end of the reply
         spans.append((start, len(text)))
     return tuple(spans)
+
+
+def _fence_marks(text: str) -> list[tuple[int, int, str]]:
+    """(line start, mark end, mark) of every line that opens with a fence mark, in order: what
+    ``_FENCE.finditer(text)`` matches, found by jumping between the occurrences of the two marks
+    (a multi-line regex tries every position of the reply; this looks at a few)."""
+    found: list[tuple[int, int, str]] = []
+    for three in ("```", "~~~"):
+        pos = text.find(three)
+        while pos >= 0:
+            line = text.rfind("\n", 0, pos) + 1
+            # Only a line's first occurrence can follow nothing but its indentation: the scan
+            # goes on at the next line either way.
+            newline = text.find("\n", pos)
+            if pos - line <= 3 and _INDENT.fullmatch(text, line, pos):
+                run = _RUNS[three].match(text, pos)
+                assert run is not None  # the three characters at pos at least
+                found.append((line, run.end(), run.group()))
+            pos = text.find(three, newline) if newline >= 0 else -1
+    found.sort()
+    return found
+
+
+_INDENT = re.compile(r"[ \t]*")
+_RUNS = {"```": re.compile("`+"), "~~~": re.compile("~+")}
 
 
 def _labels_text(shown: Collection[str]) -> str:

@@ -313,11 +313,9 @@ class _Matcher:
         # stop here, before any per-sentence work.
         everything = reduce(or_, filter(None, bits), 0)
         present = (everything >> self.word_shift) & self.words_mask if self.words else None
-        candidates = (
-            [e for e in self.excuses if e.passes(everything, threshold)]
-            if everything & self.vocab_mask
-            else []
-        )
+        if not everything & self.vocab_mask:
+            return (), present
+        candidates = [e for e in self.excuses if e.passes(everything, threshold)]
         if not candidates:
             return (), present
         masks = self._marked_sentences(bits) if marked else self._split_sentences(text, bits)
@@ -326,7 +324,7 @@ class _Matcher:
         for excuse in candidates:
             best = 0.0
             # Many windows share the same words of one excuse: weigh each distinct set once.
-            for shared in {window & excuse.words for window in windows}:
+            for shared in set(map(excuse.words.__and__, windows)):
                 if shared.bit_count() >= excuse.need:
                     best = max(best, excuse.weight(shared))
             score = best / excuse.total

@@ -54,7 +54,7 @@ from typing import Any
 
 from earnest.pressure.acted import ActionCheck, judge_action
 from earnest.pressure.citations import citations_for, normalize_rule_id
-from earnest.pressure.envelopes import StopReason, unwrap_envelope
+from earnest.pressure.envelopes import _LINE_BREAK, StopReason, unwrap_envelope
 from earnest.pressure.evidence import Behaviour
 from earnest.pressure.models import Fixture, Rule, Verdict
 from earnest.pressure.order import display_labels, label_map
@@ -257,9 +257,14 @@ def judge(
 
     unwrapped = unwrap_envelope(response)
     # Reasoning is not the answer: the decision and the citations are read from the rest.
-    text, inline = split_reasoning(unwrapped.text)
-    reasoning = join_reasoning(unwrapped.reasoning, inline)
-    low = text.lower()
+    raw = unwrapped.text
+    if "<" in raw:  # a reasoning tag is possible: the answer is lowered once, not twice
+        raw_low = raw.lower()
+        text, inline = split_reasoning(raw, raw_low)
+        low = raw_low if text is raw else text.lower()
+    else:
+        text, inline, low = raw, "", raw.lower()
+    reasoning = join_reasoning(unwrapped.reasoning, inline) if inline else unwrapped.reasoning
     stop = stop or unwrapped.stop
     if unwrapped.error is not None:
         decision = Decision(
@@ -299,17 +304,25 @@ def judge(
     ]
     # Whether a reply passes turns on its decision, the targeted rule and must_cite alone, so
     # that is settled first; the full list of rules it cites is then found the cheaper way.
-    found = citations.mentioned(cite_text, cite_low) if compliant else None
+    present: int | None = None
+    if compliant:
+        # Which citation words occur, in one pass (the fast extra), for all three steps below.
+        present = citations.presence(cite_low) if citations.presence is not None else None
+        found = citations.mentioned(cite_text, cite_low, present)
+    else:
+        found = None
     matched: tuple[RationalizationMatch, ...]
     target = (
         found is not None
         and (not missing_strings or not required)
-        and citations.cites(prep.rule, cite_low, found)
+        and citations.cites(prep.rule, cite_low, found, present)
     )
     if found is not None and (target or not required):
         # A pass: no excuses to match; the other rules are found by scanning for their titles.
         matched = ()
-        cited = citations.cited(cite_text, cite_low, found=found | {prep.rule} if target else found)
+        cited = citations.cited(
+            cite_text, cite_low, present, found=found | {prep.rule} if target else found
+        )
     elif cite_text is text:
         # A failure: its words are read once, for the recorded excuses and for the citations
         # together, instead of also scanning the reply once per title.
@@ -423,10 +436,6 @@ def _has_prose(text: str, decision: Decision) -> bool:
         if line and not line.isspace():
             return True
     return any(line.strip() for n, line in enumerate(text.splitlines(), 1) if n not in skip)
-
-
-# Where str.splitlines() ends a line.
-_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 # Criteria repeat across replies (one set per option, per outcome): they are frozen, so equal
