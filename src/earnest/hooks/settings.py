@@ -453,8 +453,8 @@ def uninstall_hook(cli: str, path: Path) -> SettingsChange:
 
 __all__ = [
     "CLIS",
-    "HOOK_NAME",
     "HOOK_BOOTSTRAP",
+    "HOOK_NAME",
     "SPECS",
     "USER_DIR_ENV",
     "CliHookSpec",

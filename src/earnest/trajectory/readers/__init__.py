@@ -18,14 +18,16 @@ from typing import TYPE_CHECKING, Any
 
 from earnest.errors import InputError
 from earnest.trajectory.model import Trajectory
+
+from earnest.trajectory.readers.detect import detect_format
+from earnest.trajectory.report import ReadReport
+
 if TYPE_CHECKING:
     from earnest.trajectory.readers.claude_code import (
         ClaudeCodeSession,
         read_claude_code_from,
         read_claude_run,
     )
-from earnest.trajectory.readers.detect import detect_format
-from earnest.trajectory.report import ReadReport
 
 ReaderFunction = Callable[..., Iterator[Trajectory]]
 
