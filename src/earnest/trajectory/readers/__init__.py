@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 from earnest.errors import InputError
 from earnest.trajectory.model import Trajectory
-
 from earnest.trajectory.readers.detect import detect_format
 from earnest.trajectory.report import ReadReport
 
