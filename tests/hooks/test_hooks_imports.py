@@ -262,3 +262,24 @@ def test_stops_started_without_site_judge_alike_and_import_no_third_party_module
     assert third_party == []
     again, _ = _stop("claude-code", _payload(session), tmp_path / "state-site")
     assert json.loads(again) == json.loads(blocked)
+
+
+def test_every_dataclass_a_stop_defines_has_its_own_docstring(tmp_path: Path) -> None:
+    """On Python 3.11 ``@dataclass`` builds a missing ``__doc__`` from
+    ``inspect.signature(cls)``, a measurable part of creating each class on every stop."""
+    import dataclasses
+    import importlib
+
+    session = Session(tmp_path)
+    session.prompt("Fix the bug in app.py.")
+    session.say("Done, I fixed the bug.")
+    _, modules = _stop("claude-code", _payload(session), session.state)
+    undocumented = []
+    for name in sorted(m for m in modules if m.split(".")[0] == "earnest"):
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == name:
+                generated = f"{value.__name__}("  # what dataclasses writes when none is given
+                if dataclasses.is_dataclass(value) and (value.__doc__ or "").startswith(generated):
+                    undocumented.append(f"{name}.{value.__name__}")
+    assert undocumented == []
