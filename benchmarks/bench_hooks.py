@@ -42,6 +42,9 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+from earnest.hooks.settings import HOOK_BOOTSTRAP  # noqa: E402  (this checkout's earnest)
+
 SOURCES = REPO / "tests" / "data" / "transcripts" / "claude-code"
 SESSION = "bench-0000-session"
 TARGET_MS = 120.0  # issue 9: p95 at every stop, first and later
@@ -198,11 +201,15 @@ def append_lines(path: Path, objs: list[dict[str, Any]]) -> None:
             fh.write(json.dumps(obj) + "\n")
 
 
-def _env(state_dir: Path, pycache: Path) -> dict[str, str]:
+def _env(state_dir: Path, pycache: Path, *, pythonpath: bool = True) -> dict[str, str]:
+    """The hook's environment; ``pythonpath=False`` for the installed ``-S`` command, which
+    names earnest's folder itself (as a user's environment has no PYTHONPATH)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), env.get("PYTHONPATH", "")]).rstrip(
         os.pathsep
     )
+    if not pythonpath:
+        env.pop("PYTHONPATH")
     env["EARNEST_STATE_DIR"] = str(state_dir)
     env.pop("EARNEST_HOOK_DISABLE", None)
     # An installed package has its bytecode compiled; so does this run (in a temp folder).
@@ -275,7 +282,11 @@ def probe(payload: str, env: dict[str, str]) -> tuple[list[str], int, int, float
     """What one stop loads: its standard-library modules, earnest's modules, how many
     dataclasses earnest's modules define and the milliseconds spent creating them."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, payload], capture_output=True, text=True, env=env, check=True
+        [sys.executable, "-S", "-c", PROBE, payload],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
     )
     found = json.loads(done.stdout)
     earnest = [m for m in found["modules"] if m.split(".")[0] == "earnest"]
@@ -316,13 +327,19 @@ def main() -> None:
             )
 
         payload, payload_blocked = payload_for(transcript), payload_for(blocking)
-        hook = [sys.executable, "-m", "earnest", "hook", "claude-code"]
+        # The command `earnest hook install` writes: no `site`, earnest's folder named.
+        src = str(REPO / "src")
+        hook = [sys.executable, "-S", "-c", HOOK_BOOTSTRAP, src, "hook", "claude-code"]
+        hook_site = [sys.executable, "-m", "earnest", "hook", "claude-code"]  # before
 
         pycache = root / "pycache"
         # Compile earnest's modules once, as installing the package would have.
-        timed(hook, payload, _env(root / "state-warmup", pycache))
+        timed(hook, payload, _env(root / "state-warmup", pycache, pythonpath=False))
+        timed(hook_site, payload, _env(root / "state-warmup-site", pycache))
         warm_state = root / "state-warm"
-        timed(hook, payload, _env(warm_state, pycache))  # the session's first stop
+        timed(
+            hook, payload, _env(warm_state, pycache, pythonpath=False)
+        )  # the session's first stop
         probes = [probe(payload, _env(root / f"state-probe-{i}", pycache)) for i in range(5)]
         stdlib, n_earnest, n_classes, _ = probes[0]
         class_ms = min(p[3] for p in probes)
@@ -331,6 +348,7 @@ def main() -> None:
             "python -c 'import json, re'": [sys.executable, "-c", "import json, re"],
             f"stdlib of a stop ({len(stdlib)} mods)": [
                 sys.executable,
+                "-S",
                 "-c",
                 "import " + ", ".join(stdlib),
             ],
@@ -342,6 +360,7 @@ def main() -> None:
         rows: dict[str, list[float]] = {"python -c pass (baseline)": []}
         rows.update({label: [] for label in floors})
         rows.update({"hook, first stop (cold)": [], "hook, later stops": []})
+        rows["hook, first stop, with site"] = []
         rows["hook, blocked stop"] = []
         cpu: dict[str, list[float]] = {label: [] for label in rows}
         decisions: dict[str, str] = {}
@@ -361,13 +380,16 @@ def main() -> None:
             for label, cmd in floors.items():
                 record(label, cmd, "", base_env)
             if i < args.cold:
-                env = _env(root / f"state-cold-{i}", pycache)
+                env = _env(root / f"state-cold-{i}", pycache, pythonpath=False)
                 record("hook, first stop (cold)", hook, payload, env)
+                env = _env(root / f"state-site-{i}", pycache)
+                record("hook, first stop, with site", hook_site, payload, env)
             if i < args.warm:
                 append_lines(transcript, progress_lines(cwd, i))
-                record("hook, later stops", hook, payload, _env(warm_state, pycache))
+                warm_env = _env(warm_state, pycache, pythonpath=False)
+                record("hook, later stops", hook, payload, warm_env)
             if i < args.blocked:
-                env = _env(root / f"state-blocked-{i}", pycache)
+                env = _env(root / f"state-blocked-{i}", pycache, pythonpath=False)
                 record("hook, blocked stop", hook, payload_blocked, env)
 
         b50, b95 = percentiles(rows["python -c pass (baseline)"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -127,6 +128,24 @@ def test_doctor_claude_fresh_install_runs(box: dict[str, Path]) -> None:
     code, entries = doctor(box, "claude-code")
     assert code == 0 and [e["event"] for e in entries] == ["Stop", "SubagentStop"]
     assert all(e["verdict"] == "runs" for e in entries)
+
+
+def test_doctor_says_when_earnest_left_the_folder_the_command_names(
+    box: dict[str, Path], tmp_path: Path
+) -> None:
+    """The installed command imports earnest from a folder it names (``-S``: no ``site``);
+    once earnest is uninstalled or moved from there, doctor says so instead of "runs"."""
+    assert earnest(box, "hook", "install", "claude-code").returncode == 0
+    path = box["project"] / ".claude" / "settings.json"
+    command = json.loads(path.read_text())["hooks"]["Stop"][0]["hooks"][0]["command"]
+    words = shlex.split(command)
+    gone = tmp_path / "uninstalled"
+    moved = shlex.join([*words[:4], str(gone), *words[5:]])
+    path.write_text(path.read_text().replace(json.dumps(command)[1:-1], json.dumps(moved)[1:-1]))
+    code, entries = doctor(box, "claude-code")
+    assert code == 1 and entries[0]["verdict"] != "runs"
+    failed = [c for c in entries[0]["checks"] if not c["ok"]]  # type: ignore[union-attr]
+    assert failed[0]["name"] == "command" and str(gone) in str(failed[0]["detail"])
 
 
 def test_doctor_gemini_project_needs_a_trusted_folder(box: dict[str, Path]) -> None:

@@ -96,13 +96,9 @@ READERS = {
 
 
 def _never(cli: str) -> dict[str, str]:
-    """NEVER, and the other CLIs' own readers (the Claude Code reader is the readers
-    package's, so every CLI loads it)."""
-    other = {
-        module: "not this CLI's transcript"
-        for name, module in READERS.items()
-        if name not in {cli, "claude-code"}
-    }
+    """NEVER, and the other CLIs' own readers (the readers package imports the Claude Code
+    reader only when one of its names is used, so a Codex or Gemini stop does not load it)."""
+    other = {module: "not this CLI's transcript" for name, module in READERS.items() if name != cli}
     return NEVER | other
 
 
@@ -118,15 +114,22 @@ print(json.dumps({"rc": rc, "out": out.getvalue(), "modules": sorted(sys.modules
 """
 
 
-def _stop(cli: str, payload: dict[str, Any], state: Path) -> tuple[str, set[str]]:
-    """One stop in a fresh interpreter: its stdout and every module loaded after it."""
+def _stop(
+    cli: str, payload: dict[str, Any], state: Path, *, no_site: bool = False
+) -> tuple[str, set[str]]:
+    """One stop in a fresh interpreter: its stdout and every module loaded after it.
+
+    ``no_site``: as the installed command starts it, ``python -S`` with only earnest's own
+    folder added to ``sys.path`` (no PYTHONPATH, no site-packages).
+    """
     env = dict(os.environ, PYTHONPATH=str(SRC), EARNEST_STATE_DIR=str(state))
     for name in ("EARNEST_HOOK_DISABLE", "EARNEST_JSON"):
         env.pop(name, None)
-    result = subprocess.run(
-        [sys.executable, "-c", _PROBE, cli, json.dumps(payload)],
-        capture_output=True, text=True, env=env, check=False, timeout=60,
-    )  # fmt: skip
+    argv = [sys.executable, "-c", _PROBE, cli, json.dumps(payload)]
+    if no_site:
+        del env["PYTHONPATH"]
+        argv[1:3] = ["-S", "-c", f"import sys;sys.path.append({str(SRC)!r});" + _PROBE]
+    result = subprocess.run(argv, capture_output=True, text=True, env=env, check=False, timeout=60)
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
     assert result.stderr == "", result.stderr  # a stop that failed would import less
     report = json.loads(result.stdout)
@@ -237,3 +240,46 @@ def test_the_probe_sees_what_a_stop_imports_on_the_way(tmp_path: Path) -> None:
     seen = _loaded(modules, _never("claude-code"))
     for name in ("tomllib", "earnest.tomlfile", "earnest.effects.shell"):
         assert f"{name} ({NEVER[name]})" in seen, seen
+
+
+def test_stops_started_without_site_judge_alike_and_import_no_third_party_module(
+    tmp_path: Path,
+) -> None:
+    """The installed command starts the interpreter with ``-S``: everything a stop imports
+    must then be the standard library or earnest, and its decisions must not change."""
+    session = Session(tmp_path)
+    session.prompt("Fix the bug in app.py.")
+    session.say("Done, I fixed the bug.")
+    blocked, modules = _stop("claude-code", _payload(session), session.state, no_site=True)
+    assert "site" not in modules and "earnest.effects.gate" in modules
+    assert json.loads(blocked)["decision"] == "block"
+    assert _loaded(modules, _never("claude-code")) == []
+    third_party = sorted(
+        m
+        for m in modules
+        if m.split(".")[0] not in sys.stdlib_module_names | {"earnest", "__main__"}
+    )
+    assert third_party == []
+    again, _ = _stop("claude-code", _payload(session), tmp_path / "state-site")
+    assert json.loads(again) == json.loads(blocked)
+
+
+def test_every_dataclass_a_stop_defines_has_its_own_docstring(tmp_path: Path) -> None:
+    """On Python 3.11 ``@dataclass`` builds a missing ``__doc__`` from
+    ``inspect.signature(cls)``, a measurable part of creating each class on every stop."""
+    import dataclasses
+    import importlib
+
+    session = Session(tmp_path)
+    session.prompt("Fix the bug in app.py.")
+    session.say("Done, I fixed the bug.")
+    _, modules = _stop("claude-code", _payload(session), session.state)
+    undocumented = []
+    for name in sorted(m for m in modules if m.split(".")[0] == "earnest"):
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == name:
+                generated = f"{value.__name__}("  # what dataclasses writes when none is given
+                if dataclasses.is_dataclass(value) and (value.__doc__ or "").startswith(generated):
+                    undocumented.append(f"{name}.{value.__name__}")
+    assert undocumented == []

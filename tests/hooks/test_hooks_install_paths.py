@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_earnest
+from earnest.hooks.settings import HOOK_BOOTSTRAP
 
 CLEAN = {"CLAUDE_CONFIG_DIR": "", "CODEX_HOME": "", "GEMINI_CLI_HOME": ""}
 
@@ -66,13 +67,56 @@ def test_default_command_is_the_absolute_interpreter_even_with_earnest_on_path(
     settings = json.loads((project / ".claude" / "settings.json").read_text())
     command = settings["hooks"]["Stop"][0]["hooks"][0]["command"]
     words = shlex.split(command)
-    assert words[1:] == ["-m", "earnest", "hook", "claude-code"]
+    # Without `site` (-S): earnest's own folder is named in the command instead.
+    src = Path(__file__).resolve().parents[2] / "src"
+    assert words[1:] == ["-S", "-c", HOOK_BOOTSTRAP, str(src), "hook", "claude-code"]
     assert Path(words[0]).is_absolute() and Path(words[0]).samefile(sys.executable)
-    # The command works from an environment with no venv on PATH at all.
+    # The command works from an environment with no venv on PATH and no PYTHONPATH at all.
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "EARNEST_HOOK_DISABLE": "1"}
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2] / "src")
     ran = subprocess.run(words, input="{}", capture_output=True, text=True, env=env, timeout=60)
-    assert ran.returncode == 0, ran.stderr
+    assert ran.returncode == 0 and ran.stderr == "", ran.stderr
+    # ... and judges a stop (a claim with no tool call is blocked), through a shell as the
+    # CLIs run it, with the user's environment (EARNEST_STATE_DIR) still honoured.
+    transcript = tmp_path / "t.jsonl"
+    lines = [
+        {"type": "user", "uuid": "u1", "sessionId": "s", "cwd": str(project),
+         "message": {"role": "user", "content": "Fix the bug in app.py."}},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s",
+         "cwd": str(project), "message": {"id": "m1", "role": "assistant", "content": [
+             {"type": "text", "text": "Done, I fixed the bug in app.py."}]}},
+    ]  # fmt: skip
+    transcript.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    payload = {"session_id": "s", "transcript_path": str(transcript), "cwd": str(project),
+               "hook_event_name": "Stop", "stop_hook_active": False}  # fmt: skip
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    env["EARNEST_STATE_DIR"] = str(tmp_path / "state")
+    ran = subprocess.run(
+        command, shell=True, input=json.dumps(payload), capture_output=True, text=True,
+        env=env, timeout=60,
+    )  # fmt: skip
+    assert ran.returncode == 0 and json.loads(ran.stdout)["decision"] == "block", ran.stderr
+    assert list((tmp_path / "state").glob("earnest-claude-code-*.json"))
+
+
+def test_an_older_install_is_recognised_and_updated_to_the_site_free_command(
+    tmp_path: Path,
+) -> None:
+    """Settings written by an earlier earnest (``python -m earnest hook CLI``) are earnest's
+    entries: a new install replaces them in place, it does not add a second hook."""
+    project = tmp_path / "p"
+    project.mkdir()
+    old = f"{shlex.quote(sys.executable)} -m earnest hook codex"
+    path = project / ".codex" / "hooks.json"
+    path.parent.mkdir()
+    entry = {"type": "command", "command": old, "timeout": 30}
+    path.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [entry]}]}}))
+    done = install("codex", cwd=project, env={"HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    commands = [
+        h["command"] for g in json.loads(path.read_text())["hooks"]["Stop"] for h in g["hooks"]
+    ]
+    assert len(commands) == 1 and commands[0] != old
+    assert shlex.split(commands[0])[1:3] == ["-S", "-c"]
 
 
 def test_symlinked_settings_file_is_edited_through_the_link(tmp_path: Path) -> None:

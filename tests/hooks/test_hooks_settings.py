@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from pathlib import Path
 
 import pytest
 
 from conftest import run_earnest
-from earnest.hooks.settings import is_earnest_command
+from earnest.hooks.settings import HOOK_BOOTSTRAP, is_earnest_command
 
 OTHER_STOP = {"type": "command", "command": "/usr/local/bin/notify-done", "timeout": 5}
 EXISTING = {
@@ -270,6 +271,9 @@ def test_each_cli_only_removes_its_own_adapter(dirs: tuple[Path, Path]) -> None:
         ("/home/u/.venv/bin/earnest hook claude-code", True),
         ("'/opt/py 3/bin/python' -m earnest hook claude-code", True),
         ("EARNEST_STATE_DIR=/x earnest hook claude-code", True),
+        (f"/py -S -c {shlex.quote(HOOK_BOOTSTRAP)} '/site pkgs' hook claude-code", True),
+        (f"/py -S -c {shlex.quote(HOOK_BOOTSTRAP)} /site hook gemini", False),
+        ("/py -S -c 'import os' /site hook claude-code", False),
         ("earnest hook gemini", False),
         ("earnest hook install claude-code", False),
         ("my-earnest hook claude-code", False),

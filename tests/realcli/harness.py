@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from conftest import SRC, run_earnest
+from earnest.hooks.settings import HOOK_BOOTSTRAP
 
 HERE = Path(__file__).resolve().parent
 TAP = HERE / "hooktap.py"
@@ -215,6 +216,9 @@ class Sandbox:
         self.installed_command = change["command"]
         program = shlex.split(self.installed_command)[0]
         assert Path(program).is_absolute(), f"bare command installed: {self.installed_command}"
+        # Started without `site` (-S), earnest's folder named: what the real CLI must run.
+        words = shlex.split(self.installed_command)
+        assert words[1:4] == ["-S", "-c", HOOK_BOOTSTRAP], self.installed_command
         if tap:
             self.tap(Path(change["settings"]))
         return done.stdout

@@ -41,6 +41,7 @@ from typing import Any, Literal
 
 from earnest.hooks.settings import (
     CLIS,
+    bootstrap_root,
     is_earnest_command,
     read_settings,
     settings_path,
@@ -156,6 +157,14 @@ def command_check(command: str, env: Mapping[str, str], run: bool = True) -> Che
             False,
             f"{program!r} is not found or not executable (the CLI runs it with its own PATH)",
             "reinstall with `earnest hook install CLI`: it writes this Python's absolute path",
+        )
+    root = bootstrap_root(command)
+    if root is not None and not (root / "earnest" / "__init__.py").is_file():
+        return Check(
+            "command",
+            False,
+            f"earnest is no longer in {root} (the folder the command imports it from)",
+            "reinstall with `earnest hook install CLI` from the Python that has earnest",
         )
     if not run:
         return Check("command", True, f"resolves to {resolved}")

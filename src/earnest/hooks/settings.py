@@ -168,13 +168,81 @@ def settings_path(
     return Path(project_dir or Path.cwd()) / spec.folder / spec.filename
 
 
+HOOK_BOOTSTRAP = (
+    "import sys;sys.path.append(sys.argv.pop(1));from earnest.__main__ import main;sys.exit(main())"
+)
+"""The ``-c`` program of an installed hook: its first argument is the folder earnest is
+imported from (appended to ``sys.path`` as ``site`` would have put it), the rest is
+``hook CLI``. Fixed text with no quote or ``=`` in it, so every settings format holds it as is
+and :func:`is_earnest_command` can recognise it exactly."""
+
+
+def import_root() -> Path | None:
+    """The folder this earnest is imported from: ``site-packages`` of a regular install, the
+    project's ``src`` of an editable one (whose ``.pth`` file or finder points there), or
+    ``None`` when putting the folder on ``sys.path`` would not import this package by its
+    name (a package directory mapped under another name).
+
+    Example:
+        >>> root = import_root()
+        >>> root is not None and (root / "earnest" / "__init__.py").is_file()
+        True
+    """
+    import earnest
+
+    package = Path(earnest.__file__).resolve().parent
+    if package.name != "earnest" or not (package / "__init__.py").is_file():
+        return None
+    return package.parent
+
+
 def default_command(cli: str) -> str:
     """The command the CLI should run: this interpreter, by its absolute path.
 
     Not a bare ``earnest``: the agent CLI may start without the virtual environment that
-    put ``earnest`` on PATH, and then the hook would silently never run.
+    put ``earnest`` on PATH, and then the hook would silently never run. The interpreter
+    starts without ``site`` (``-S``: a quarter of a bare start, every stop) and the
+    :data:`HOOK_BOOTSTRAP` puts earnest's own folder on ``sys.path``; a stop imports only the
+    standard library and earnest (orjson and filelock are optional there). Not ``-E``: the
+    environment (``EARNEST_STATE_DIR``, ``PYTHONPATH``...) still applies. Where a stop may need
+    the ``filelock`` library (no ``fcntl``) or earnest's folder cannot be named, the plain
+    ``-m earnest`` command with ``site``.
     """
-    return f"{shlex.quote(sys.executable)} -m earnest hook {cli}"
+    python = shlex.quote(sys.executable)
+    root = import_root()
+    if root is None or _needs_site():
+        return f"{python} -m earnest hook {cli}"
+    return f"{python} -S -c {shlex.quote(HOOK_BOOTSTRAP)} {shlex.quote(str(root))} hook {cli}"
+
+
+def _needs_site() -> bool:
+    """A system without ``fcntl`` locks a blocking stop with the ``filelock`` library, which
+    may live in a folder only ``site`` adds."""
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:
+        return True
+    return False
+
+
+def bootstrap_root(command: str) -> Path | None:
+    """The folder an installed ``-S`` hook command imports earnest from (``None`` for any
+    other command).
+
+    Example:
+        >>> bootstrap_root(f"/py -S -c {shlex.quote(HOOK_BOOTSTRAP)} /site hook codex")
+        PosixPath('/site')
+        >>> bootstrap_root("/py -m earnest hook codex") is None
+        True
+    """
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    for i in range(len(words) - 2):
+        if words[i] == "-c" and words[i + 1] == HOOK_BOOTSTRAP:
+            return Path(words[i + 2])
+    return None
 
 
 def is_earnest_command(command: object, cli: str) -> bool:
@@ -192,6 +260,8 @@ def is_earnest_command(command: object, cli: str) -> bool:
         if Path(prog).name == "earnest":
             return True
         if prog == "earnest" and i >= 1 and words[i - 1] == "-m":
+            return True
+        if i >= 2 and words[i - 2 : i] == ["-c", HOOK_BOOTSTRAP]:
             return True
     return False
 
@@ -383,14 +453,17 @@ def uninstall_hook(cli: str, path: Path) -> SettingsChange:
 
 __all__ = [
     "CLIS",
+    "HOOK_BOOTSTRAP",
     "HOOK_NAME",
     "SPECS",
     "USER_DIR_ENV",
     "CliHookSpec",
     "Scope",
     "SettingsChange",
+    "bootstrap_root",
     "default_command",
     "home_dir",
+    "import_root",
     "install_hook",
     "is_earnest_command",
     "read_settings",

@@ -14,17 +14,19 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from earnest.errors import InputError
 from earnest.trajectory.model import Trajectory
-from earnest.trajectory.readers.claude_code import (
-    ClaudeCodeSession,
-    read_claude_code_from,
-    read_claude_run,
-)
 from earnest.trajectory.readers.detect import detect_format
 from earnest.trajectory.report import ReadReport
+
+if TYPE_CHECKING:
+    from earnest.trajectory.readers.claude_code import (
+        ClaudeCodeSession,
+        read_claude_code_from,
+        read_claude_run,
+    )
 
 ReaderFunction = Callable[..., Iterator[Trajectory]]
 
@@ -125,6 +127,19 @@ def read_trajectories(
         report.warn(name, None, f"read failed: {exc}")
     if produced == 0:
         report.warn(name, None, f"no trajectory found (format {fmt})")
+
+
+_CLAUDE_CODE_NAMES = frozenset({"ClaudeCodeSession", "read_claude_code_from", "read_claude_run"})
+
+
+def __getattr__(name: str) -> Any:
+    """The Claude Code reader's public names, imported on first use: a Codex or Gemini stop
+    hook imports this package and must not pay for the Claude Code reader."""
+    if name in _CLAUDE_CODE_NAMES:
+        from earnest.trajectory.readers import claude_code
+
+        return getattr(claude_code, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
