@@ -13,6 +13,7 @@ backoff = 1.0                 # first backoff delay (seconds), doubling, with ji
 max_cost = 5.0                # USD; stop starting samples beyond it
 fixtures = ["PRS-R08"]        # a subset (default: all)
 act = false                   # act agentic fixtures out in their workspace (--act)
+confine = "auto"              # acting agents under bubblewrap: "auto", "bwrap" or "none"
 
 [live.prices]                 # USD per million tokens, by model family
 "gpt-4o-mini" = { input = 0.15, output = 0.6 }
@@ -37,6 +38,7 @@ from typing import Any
 
 from earnest.configkeys import check_keys
 from earnest.errors import InputError
+from earnest.live.confine import MODES
 from earnest.live.cost import Price
 from earnest.live.profiles import Profile, parse_price, profile_from_table
 
@@ -56,6 +58,7 @@ _KEYS = {
     "prices",
     "profiles",
     "act",
+    "confine",
 }
 
 
@@ -77,6 +80,8 @@ class LiveConfig:
     prices: Mapping[str, Price] = field(default_factory=dict)
     act: bool = False
     """Act agentic fixtures out in their workspace (``--act``; ``mode = "act"`` per fixture)."""
+    confine: str = "auto"
+    """How acting children are kept in their copy (:mod:`earnest.live.confine`)."""
 
     def profile(self, name: str) -> Profile | None:
         return next((p for p in self.profiles if p.name == name), None)
@@ -101,6 +106,7 @@ class LiveConfig:
             "retries": self.retries,
             "backoff": self.backoff,
             "max_cost": self.max_cost,
+            "confine": self.confine,
             "prices": {k: [v.input, v.output] for k, v in self.prices.items()},
         }
 
@@ -120,6 +126,7 @@ class LiveConfig:
             fixtures=tuple(data.get("fixtures", ())),
             prices={k: Price(float(v[0]), float(v[1])) for k, v in data.get("prices", {}).items()},
             act=bool(data.get("act", False)),
+            confine=str(data.get("confine", "auto")),
         )
 
 
@@ -174,6 +181,9 @@ def live_config_from_table(
     act = table.get("act", False)
     if not isinstance(act, bool):
         raise InputError(file, f"{place}.act", "must be true or false")
+    confine = table.get("confine", "auto")
+    if confine not in MODES:
+        raise InputError(file, f"{place}.confine", f"must be one of {', '.join(MODES)}")
     timeout = number("timeout", 120.0)
     backoff = number("backoff", 1.0)
     assert timeout is not None and backoff is not None
@@ -191,6 +201,7 @@ def live_config_from_table(
         fixtures=tuple(fixtures),
         prices=prices,
         act=act,
+        confine=confine,
     )
 
 

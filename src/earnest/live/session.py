@@ -57,6 +57,8 @@ class Overrides:
     max_cost: float | None = None
     fixtures: str | None = None
     act: bool | None = None
+    confine: str | None = None
+    """``--confine``: ``auto``, ``bwrap`` or ``none`` (:mod:`earnest.live.confine`)."""
     no_citation: bool = False
     """``--no-citation``: judge choice-only (``citation = "optional"``)."""
 
@@ -84,6 +86,8 @@ class RunPlan:
     pending: list[Prepared]
     providers: dict[str, Provider] = field(default_factory=dict)
     resumed: bool = False
+    warnings: list[str] = field(default_factory=list)
+    """Printed before the run starts (an act run whose agents are not confined)."""
 
     @property
     def broken_fixture_files(self) -> list[Path]:
@@ -146,6 +150,7 @@ def configured(suite: Suite, ov: Overrides) -> LiveConfig:
         "shuffle",
         "max_cost",
         "act",
+        "confine",
     ):
         value = getattr(ov, attr)
         if value is not None:
@@ -182,7 +187,8 @@ def plan_new(suite_dir: Path, ov: Overrides) -> RunPlan:
     )
     providers = _providers(config, suite, suite_dir)
     check_act_providers(prepared, providers)
-    return RunPlan(suite, config, run, prepared, prepared, providers)
+    warnings = confine_acting(prepared, providers, config.confine)
+    return RunPlan(suite, config, run, prepared, prepared, providers, warnings=warnings)
 
 
 def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overrides) -> RunPlan:
@@ -199,7 +205,7 @@ def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overri
     suite = _load_suite(root, ov)
     stored = LiveConfig.from_dict(run.config)
     changes: dict[str, object] = {}
-    for attr in ("concurrency", "timeout", "retries", "backoff", "max_cost"):
+    for attr in ("concurrency", "timeout", "retries", "backoff", "max_cost", "confine"):
         value = getattr(ov, attr)
         if value is not None:
             changes[attr] = value
@@ -217,7 +223,10 @@ def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overri
     pending = [p for p in prepared if p.planned.key not in judged]
     providers = _providers(config, suite, root) if pending else {}
     check_act_providers(pending, providers)
-    return RunPlan(suite, config, run, prepared, pending, providers, resumed=True)
+    warnings = confine_acting(pending, providers, config.confine)
+    return RunPlan(
+        suite, config, run, prepared, pending, providers, resumed=True, warnings=warnings
+    )
 
 
 def check_act_providers(prepared: list[Prepared], providers: dict[str, Provider]) -> None:
@@ -230,6 +239,30 @@ def check_act_providers(prepared: list[Prepared], providers: dict[str, Provider]
                 f"{p.planned.fixture.id} out: only exec: agents run in a workspace "
                 "(and replay: replays recorded acted-out samples)"
             )
+
+
+def confine_acting(
+    prepared: list[Prepared], providers: dict[str, Provider], mode: str
+) -> list[str]:
+    """Decide how the acting providers are kept in their copies (:mod:`earnest.live.confine`)
+    and tell them; the warnings of an unconfined run. ``confine = "bwrap"`` that cannot be
+    had here is refused (:class:`ProviderUnavailable`, exit 2) before anything runs."""
+    from earnest.live.confine import ConfineUnavailable, resolve, unconfined_warning
+
+    acting = {p.planned.profile.name: p.planned.profile for p in prepared if p.act is not None}
+    if not acting:
+        return []
+    try:
+        confinement = resolve(mode)
+    except ConfineUnavailable as exc:
+        raise ProviderUnavailable(str(exc)) from None
+    for name in acting:
+        provider = providers.get(name)
+        if provider is not None and hasattr(provider, "confinement"):
+            provider.confinement = confinement
+    loose = {n: p.preset or "" for n, p in acting.items() if p.kind == "exec"}
+    warning = unconfined_warning(confinement, loose)
+    return [warning] if warning else []
 
 
 def execute(plan: RunPlan, store: RunStore, observer: Observer | None = None) -> RunResult:
@@ -267,5 +300,6 @@ __all__ = [
     "configured",
     "execute",
     "plan_new",
+    "confine_acting",
     "plan_resume",
 ]
