@@ -298,8 +298,8 @@ __all__ = [
     "Overrides",
     "RunPlan",
     "configured",
+    "confine_acting",
     "execute",
     "plan_new",
-    "confine_acting",
     "plan_resume",
 ]
