@@ -249,8 +249,12 @@ def confine_acting(
     had here is refused (:class:`ProviderUnavailable`, exit 2) before anything runs."""
     from earnest.live.confine import ConfineUnavailable, resolve, unconfined_warning
 
-    acting = {p.planned.profile.name: p.planned.profile for p in prepared if p.act is not None}
-    if not acting:
+    acting = {
+        p.planned.profile.name: p.planned.profile
+        for p in prepared
+        if p.act is not None and p.planned.profile.kind == "exec"
+    }
+    if not acting:  # nothing acts here (a replay: replays what was recorded, runs nothing)
         return []
     try:
         confinement = resolve(mode)
@@ -260,7 +264,7 @@ def confine_acting(
         provider = providers.get(name)
         if provider is not None and hasattr(provider, "confinement"):
             provider.confinement = confinement
-    loose = {n: p.preset or "" for n, p in acting.items() if p.kind == "exec"}
+    loose = {n: p.preset or "" for n, p in acting.items()}
     warning = unconfined_warning(confinement, loose)
     return [warning] if warning else []
 
