@@ -132,6 +132,7 @@ def test_prompt_asks_to_act_and_still_for_the_choice_line(tmp_path: Path) -> Non
     proc = run_earnest(
         "run", "--suite", str(suite), "--act", "--no-shuffle", "--store", str(tmp_path / "r.db"),
         "-y", "--profile", f"rec=exec:cmd:python3 {agent} {out}",
+        "--confine", "none",  # it records outside its copy: confined, it could not
     )  # fmt: skip
     assert proc.returncode == 1, proc.stderr
     seen = json.loads(out.read_text())

@@ -141,6 +141,14 @@ def run(
         float | None,
         typer.Option("--batch-poll", min=0.001, help="Seconds between polls of a batch (30)."),
     ] = None,
+    confine: Annotated[
+        str | None,
+        typer.Option(
+            "--confine",
+            help="Acting agents under bubblewrap: auto (when it works here, else a warning), "
+            "bwrap (required) or none. Default: [live] confine, else auto.",
+        ),
+    ] = None,
     fmt: FormatOpt = "table",
     progress_interval: Annotated[
         float, typer.Option("--progress-interval", help="Seconds between plain progress lines.")
@@ -193,6 +201,7 @@ def run(
         max_cost=max_cost,
         fixtures=fixtures,
         act=True if act else None,
+        confine=_confine_mode(confine),
         no_citation=no_citation,
         batch=True if batch else None,
         batch_poll=batch_poll,
@@ -223,6 +232,14 @@ def run(
         _take(plan, store, yes, fmt, progress_interval, sink)
 
 
+def _confine_mode(value: str | None) -> str | None:
+    from earnest.live.confine import MODES
+
+    if value is not None and value not in MODES:
+        raise InputError(None, "--confine", f"must be one of {', '.join(MODES)}, not {value!r}")
+    return value
+
+
 def _take(
     plan: RunPlan,
     store: Path,
@@ -239,6 +256,8 @@ def _take(
     from earnest.live.store import RunStore
     from earnest.live.summary import summarize
 
+    for warning in plan.warnings:
+        print(f"earnest: warning: {warning}", file=sys.stderr)
     broken = plan.broken_fixture_files
     if broken:
         print(

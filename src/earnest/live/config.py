@@ -15,6 +15,7 @@ fixtures = ["PRS-R08"]        # a subset (default: all)
 act = false                   # act agentic fixtures out in their workspace (--act)
 batch = false                 # send every sample through the provider's batch API (--batch)
 batch_poll = 30               # seconds between polls of a submitted batch (--batch-poll)
+confine = "auto"              # acting agents under bubblewrap: "auto", "bwrap" or "none"
 
 [live.prices]                 # USD per million tokens, by model family
 "gpt-4o-mini" = { input = 0.15, output = 0.6 }
@@ -39,6 +40,7 @@ from typing import Any
 
 from earnest.configkeys import check_keys
 from earnest.errors import InputError
+from earnest.live.confine import MODES
 from earnest.live.cost import Price
 from earnest.live.profiles import Profile, parse_price, profile_from_table
 
@@ -60,6 +62,7 @@ _KEYS = {
     "act",
     "batch",
     "batch_poll",
+    "confine",
 }
 
 
@@ -86,6 +89,8 @@ class LiveConfig:
     ``earnest.live.batching``): stored with the run, so ``--resume`` polls its batches."""
     batch_poll: float = 30.0
     """Seconds between polls of a submitted batch."""
+    confine: str = "auto"
+    """How acting children are kept in their copy (:mod:`earnest.live.confine`)."""
 
     def profile(self, name: str) -> Profile | None:
         return next((p for p in self.profiles if p.name == name), None)
@@ -110,6 +115,7 @@ class LiveConfig:
             "retries": self.retries,
             "backoff": self.backoff,
             "max_cost": self.max_cost,
+            "confine": self.confine,
             "prices": {k: [v.input, v.output] for k, v in self.prices.items()},
             "batch": self.batch,
             "batch_poll": self.batch_poll,
@@ -133,6 +139,7 @@ class LiveConfig:
             act=bool(data.get("act", False)),
             batch=bool(data.get("batch", False)),
             batch_poll=float(data.get("batch_poll", 30.0)),
+            confine=str(data.get("confine", "auto")),
         )
 
 
@@ -190,6 +197,9 @@ def live_config_from_table(
     batch = table.get("batch", False)
     if not isinstance(batch, bool):
         raise InputError(file, f"{place}.batch", "must be true or false")
+    confine = table.get("confine", "auto")
+    if confine not in MODES:
+        raise InputError(file, f"{place}.confine", f"must be one of {', '.join(MODES)}")
     timeout = number("timeout", 120.0)
     backoff = number("backoff", 1.0)
     batch_poll = number("batch_poll", 30.0)
@@ -210,6 +220,7 @@ def live_config_from_table(
         act=act,
         batch=batch,
         batch_poll=batch_poll,
+        confine=confine,
     )
 
 

@@ -59,6 +59,8 @@ class Overrides:
     max_cost: float | None = None
     fixtures: str | None = None
     act: bool | None = None
+    confine: str | None = None
+    """``--confine``: ``auto``, ``bwrap`` or ``none`` (:mod:`earnest.live.confine`)."""
     no_citation: bool = False
     """``--no-citation``: judge choice-only (``citation = "optional"``)."""
     batch: bool | None = None
@@ -96,6 +98,8 @@ class RunPlan:
     batch_wait: float | None = None
     in_batches: int = 0
     """Samples an open batch of this (resumed) run holds: polled, not submitted again."""
+    warnings: list[str] = field(default_factory=list)
+    """Printed before the run starts (an act run whose agents are not confined)."""
 
     @property
     def broken_fixture_files(self) -> list[Path]:
@@ -160,6 +164,7 @@ def configured(suite: Suite, ov: Overrides) -> LiveConfig:
         "act",
         "batch",
         "batch_poll",
+        "confine",
     ):
         value = getattr(ov, attr)
         if value is not None:
@@ -202,7 +207,8 @@ def plan_new(suite_dir: Path, ov: Overrides) -> RunPlan:
         )
     providers = _providers(config, suite, suite_dir)
     check_act_providers(prepared, providers)
-    return RunPlan(suite, config, run, prepared, prepared, providers)
+    warnings = confine_acting(prepared, providers, config.confine)
+    return RunPlan(suite, config, run, prepared, prepared, providers, warnings=warnings)
 
 
 def check_batch_options(config: LiveConfig, ov: Overrides) -> None:
@@ -243,7 +249,16 @@ def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overri
     suite = _load_suite(root, ov)
     stored = LiveConfig.from_dict(run.config)
     changes: dict[str, object] = {}
-    for attr in ("concurrency", "timeout", "retries", "backoff", "max_cost", "batch", "batch_poll"):
+    for attr in (
+        "concurrency",
+        "timeout",
+        "retries",
+        "backoff",
+        "max_cost",
+        "batch",
+        "batch_poll",
+        "confine",
+    ):
         value = getattr(ov, attr)
         if value is not None:
             changes[attr] = value
@@ -277,7 +292,10 @@ def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overri
         )
     providers = _providers(config, suite, root) if pending else {}
     check_act_providers(pending, providers)
-    return RunPlan(suite, config, run, prepared, pending, providers, resumed=True)
+    warnings = confine_acting(pending, providers, config.confine)
+    return RunPlan(
+        suite, config, run, prepared, pending, providers, resumed=True, warnings=warnings
+    )
 
 
 def check_act_providers(prepared: list[Prepared], providers: dict[str, Provider]) -> None:
@@ -290,6 +308,34 @@ def check_act_providers(prepared: list[Prepared], providers: dict[str, Provider]
                 f"{p.planned.fixture.id} out: only exec: agents run in a workspace "
                 "(and replay: replays recorded acted-out samples)"
             )
+
+
+def confine_acting(
+    prepared: list[Prepared], providers: dict[str, Provider], mode: str
+) -> list[str]:
+    """Decide how the acting providers are kept in their copies (:mod:`earnest.live.confine`)
+    and tell them; the warnings of an unconfined run. ``confine = "bwrap"`` that cannot be
+    had here is refused (:class:`ProviderUnavailable`, exit 2) before anything runs."""
+    from earnest.live.confine import ConfineUnavailable, resolve, unconfined_warning
+
+    acting = {
+        p.planned.profile.name: p.planned.profile
+        for p in prepared
+        if p.act is not None and p.planned.profile.kind == "exec"
+    }
+    if not acting:  # nothing acts here (a replay: replays what was recorded, runs nothing)
+        return []
+    try:
+        confinement = resolve(mode)
+    except ConfineUnavailable as exc:
+        raise ProviderUnavailable(str(exc)) from None
+    for name in acting:
+        provider = providers.get(name)
+        if provider is not None and hasattr(provider, "confinement"):
+            provider.confinement = confinement
+    loose = {n: p.preset or "" for n, p in acting.items()}
+    warning = unconfined_warning(confinement, loose)
+    return [warning] if warning else []
 
 
 def execute(plan: RunPlan, store: RunStore, observer: Observer | None = None) -> RunResult:
@@ -331,6 +377,7 @@ __all__ = [
     "Overrides",
     "RunPlan",
     "configured",
+    "confine_acting",
     "execute",
     "plan_new",
     "plan_resume",

@@ -137,22 +137,29 @@ class Behaviour:
     deleted: tuple[str, ...] = ()
     source: str = ""
     """Where the commands came from (the trajectory format), ``""`` when none was read."""
+    confined: str = ""
+    """How the agent was kept in its copy (:mod:`earnest.live.confine`): ``"bwrap"`` or
+    ``"none"``; ``""`` when not recorded (older records, a did given by hand)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "commands": [{"command": c.command, "ok": c.ok} for c in self.commands],
             "created": list(self.created),
             "changed": list(self.changed),
             "deleted": list(self.deleted),
             "source": self.source,
         }
+        if self.confined:
+            out["confined"] = self.confined
+        return out
 
     @classmethod
     def from_dict(cls, data: Any) -> Behaviour:
         """Read the ``did`` shape; :class:`ValueError` names what is wrong."""
         if not isinstance(data, Mapping):
             raise ValueError("did must be an object {commands, created, changed, deleted}")
-        unknown = sorted(set(data) - {"commands", "created", "changed", "deleted", "source"})
+        known = {"commands", "created", "changed", "deleted", "source", "confined"}
+        unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"did: unknown field {unknown[0]!r}")
         commands: list[RanCommand] = []
@@ -176,7 +183,10 @@ class Behaviour:
         source = data.get("source", "")
         if not isinstance(source, str):
             raise ValueError("did.source must be a string")
-        return cls(commands=tuple(commands), source=source, **lists)
+        confined = data.get("confined", "")
+        if confined not in ("", "bwrap", "none"):
+            raise ValueError('did.confined must be "bwrap" or "none"')
+        return cls(commands=tuple(commands), source=source, confined=confined, **lists)
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from earnest.live.confine import Confinement
 from earnest.live.profiles import Profile
 from earnest.live.providers.base import (
     ProviderError,
@@ -202,6 +203,9 @@ class ExecProvider:
                 profile, command=tuple(a.replace("{suite}", root) for a in profile.command)
             )
         self._profile = profile
+        self.confinement: Confinement | None = None
+        """How :meth:`act` starts the child (:mod:`earnest.live.confine`); set by the run
+        plan, resolved as ``"auto"`` when nobody set it."""
         probe = build_argv(profile, "", "")
         if not probe:
             raise ProviderUnavailable(f"profile {profile.name}: empty command")
@@ -268,6 +272,8 @@ class ExecProvider:
         copy's diff against the template)."""
         from earnest.live.act import behaviour
         from earnest.live.act_transcripts import transcript_file
+        from earnest.live.confine import STATE_FILES, bwrap_argv, state_paths
+        from earnest.live.confine import resolve as resolve_confinement
         from earnest.pressure.workspaces import copy_workspace, snapshot
 
         with tempfile.TemporaryDirectory(prefix="earnest-act-") as workdir:
@@ -293,13 +299,25 @@ class ExecProvider:
             private_tmp = folder / "tmp"
             private_tmp.mkdir()
             env.update(TMPDIR=str(private_tmp), TMP=str(private_tmp), TEMP=str(private_tmp))
+            home = Path(env.get("HOME") or Path.home())
+            confinement = self.confinement or resolve_confinement("auto")
+            started_argv = argv
+            if confinement.confined:
+                # Writable: the copy, the sample's TMPDIR and the CLI's own state (made now if
+                # missing, as the CLI would: a bind needs an existing folder).
+                state = state_paths(self._profile.preset or "", home, env)
+                for path in state:
+                    if path.name not in STATE_FILES:
+                        path.mkdir(parents=True, exist_ok=True)
+                started_argv = bwrap_argv(
+                    confinement.program, argv, workspace, [workspace, private_tmp, *state]
+                )
             started = time.perf_counter()
             stdout, stderr, code = await run_child(
-                argv, stdin_text, cwd=str(workspace), env=env, timeout=timeout
+                started_argv, stdin_text, cwd=str(workspace), env=env, timeout=timeout
             )
             latency = time.perf_counter() - started
             out = stdout.decode("utf-8", errors="replace")
-            home = Path(env.get("HOME") or Path.home())
             did = behaviour(
                 out,
                 folder,
@@ -307,6 +325,7 @@ class ExecProvider:
                 workspace,
                 transcript_file(self._profile.preset or "", out, home),
             )
+            did = replace(did, confined=confinement.mode)
         if code != 0:
             err = stderr.decode("utf-8", errors="replace")
             detail = (err.strip() or out.strip())[-_TAIL:]

@@ -1,0 +1,171 @@
+"""`earnest run --act` confines every acting agent to its copy with bubblewrap.
+
+A scripted exec:cmd agent (written by the test) really tries to write: in its copy, in its
+own TMPDIR, to a file outside the copy (Python ``open``) and to another through a shell
+(``sh -c 'echo x > ...'``). It prints what happened as JSON before its CHOICE line; the test
+reads that from the run store and checks the files on disk. Without bwrap the run warns, or
+refuses to start when ``--confine bwrap`` is asked for.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.confinekit import need_bwrap
+from tests.conftest import EXAMPLES, run_earnest
+
+SUITE = EXAMPLES / "agentic"
+
+AGENT = """\
+import json, os, re, subprocess, sys
+from pathlib import Path
+
+outside, shell_outside = sys.argv[1], sys.argv[2]
+prompt = sys.stdin.read()
+first = next(m.group(1) for m in re.finditer(r"^([A-Z])\\) (.*)$", prompt, re.M)
+             if "run the full test suite" in m.group(2).lower())
+seen = {}
+def attempt(name, write):
+    try:
+        write()
+        seen[name] = "ok"
+    except OSError as exc:
+        seen[name] = exc.strerror
+attempt("copy", lambda: Path("note.txt").write_text("in the copy\\n"))
+attempt("tmpdir", lambda: (Path(os.environ["TMPDIR"]) / "scratch").write_text("x\\n"))
+attempt("outside", lambda: Path(outside).write_text("escaped\\n"))
+shell = subprocess.run(["sh", "-c", f"echo x > {shell_outside}"], capture_output=True, text=True)
+seen["shell"] = shell.returncode
+seen["shell_error"] = shell.stderr.strip()
+print(json.dumps(seen))
+print("Rule 1 (never merge on an unrun suite).")
+print(f"CHOICE: {first}")
+"""
+
+
+def act_escaper(
+    tmp_path: Path, *extra: str, env: dict[str, str] | None = None, config: str = ""
+) -> tuple[
+    Any, dict[str, Any] | None, Path, Path
+]:  # fmt: skip
+    agent = tmp_path / "escaper.py"
+    agent.write_text(AGENT, encoding="utf-8")
+    outside = tmp_path / "outside" / "escaped.txt"
+    shell_outside = tmp_path / "outside" / "shell-escaped.txt"
+    outside.parent.mkdir()
+    suite = tmp_path / "agentic"
+    shutil.copytree(SUITE, suite)
+    if config:
+        cfg = suite / "earnest.toml"
+        cfg.write_text(cfg.read_text().replace("[live]\n", f"[live]\n{config}\n", 1))
+    store = tmp_path / "r.db"
+    proc = run_earnest(
+        "run", "--suite", str(suite), "--act", "--store", str(store), "-y",
+        "--profile", f"esc=exec:cmd:{sys.executable} {agent} {outside} {shell_outside}", *extra,
+        env=env,
+    )  # fmt: skip
+    if proc.returncode == 2:
+        return proc, None, outside, shell_outside
+    from earnest.live.store import RunStore
+
+    with RunStore(store, create=False) as st:
+        (record,) = st.samples(proc.stdout.strip().splitlines()[-1])
+    sample = {"raw": record.raw_reply, "judgement": record.judgement, "error": record.error}
+    return proc, sample, outside, shell_outside
+
+
+def _seen(sample: dict[str, Any]) -> dict[str, Any]:
+    raw = sample["raw"]
+    line = next(x for x in raw.splitlines() if x.startswith("{"))
+    seen: dict[str, Any] = json.loads(line)
+    return seen
+
+
+def test_a_confined_agent_writes_in_its_copy_and_tmpdir_only(tmp_path: Path) -> None:
+    need_bwrap()
+    proc, sample, outside, shell_outside = act_escaper(tmp_path, "--confine", "bwrap")
+    assert sample is not None, proc.stderr
+    assert sample["error"] is None, sample
+    seen = _seen(sample)
+    assert seen["copy"] == "ok" and seen["tmpdir"] == "ok", seen
+    assert seen["outside"] == "Read-only file system", seen
+    assert seen["shell"] != 0 and "Read-only file system" in seen["shell_error"], seen
+    assert not outside.exists() and not shell_outside.exists()
+    did = sample["judgement"]["action"]["did"]
+    assert did["created"] == ["note.txt"]  # the copy's write is in the diff
+    assert did["confined"] == "bwrap"
+    assert "NOT confined" not in proc.stderr
+
+
+def test_auto_confines_when_bwrap_works(tmp_path: Path) -> None:
+    need_bwrap()
+    proc, sample, outside, shell_outside = act_escaper(tmp_path)  # the default: auto
+    assert sample is not None, proc.stderr
+    assert _seen(sample)["outside"] == "Read-only file system"
+    assert sample["judgement"]["action"]["did"]["confined"] == "bwrap"
+    assert not outside.exists() and not shell_outside.exists()
+
+
+def _no_bwrap_path(tmp_path: Path) -> dict[str, str]:
+    """A PATH with sh but no bwrap on it (the agent is started by its absolute path)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    sh = shutil.which("sh")
+    assert sh is not None
+    os.symlink(sh, bin_dir / "sh")
+    return {"PATH": str(bin_dir)}
+
+
+def test_required_confinement_without_bwrap_refuses_to_start(tmp_path: Path) -> None:
+    env = _no_bwrap_path(tmp_path)
+    proc, sample, outside, shell_outside = act_escaper(tmp_path, "--confine", "bwrap", env=env)
+    assert proc.returncode == 2 and sample is None, proc.stderr
+    assert 'confine = "bwrap" is required but bwrap is not on PATH' in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not outside.exists() and not shell_outside.exists()  # nothing ran
+
+
+def test_auto_without_bwrap_warns_names_the_profile_and_records_it(tmp_path: Path) -> None:
+    env = _no_bwrap_path(tmp_path)
+    proc, sample, outside, _ = act_escaper(tmp_path, env=env)
+    assert sample is not None, proc.stderr
+    assert "earnest: warning: act mode is NOT confined" in proc.stderr
+    assert "bwrap is not on PATH" in proc.stderr and "the shell tools of esc " in proc.stderr
+    assert sample["judgement"]["action"]["did"]["confined"] == "none"
+    assert outside.exists()  # unconfined, as the warning said
+
+
+def test_confine_none_is_an_explicit_opt_out_without_warning(tmp_path: Path) -> None:
+    proc, sample, outside, _ = act_escaper(tmp_path, "--confine", "none")
+    assert sample is not None, proc.stderr
+    assert "NOT confined" not in proc.stderr
+    assert sample["judgement"]["action"]["did"]["confined"] == "none"
+    assert outside.exists()
+
+
+def test_a_bad_confine_value_is_refused(tmp_path: Path) -> None:
+    proc = run_earnest("run", "--suite", str(SUITE), "--act", "--confine", "docker", "-y",
+                       "--store", str(tmp_path / "r.db"))  # fmt: skip
+    assert (
+        proc.returncode == 2 and "--confine" in proc.stderr and "auto, bwrap, none" in proc.stderr
+    )
+    suite = tmp_path / "agentic"
+    shutil.copytree(SUITE, suite)
+    cfg = suite / "earnest.toml"
+    cfg.write_text(cfg.read_text().replace("[live]\n", '[live]\nconfine = "yes"\n', 1))
+    proc = run_earnest("run", "--suite", str(suite), "--act", "-y",
+                       "--store", str(tmp_path / "r.db"))  # fmt: skip
+    assert proc.returncode == 2 and "live.confine" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_confine_in_the_suite_config_is_read(tmp_path: Path) -> None:
+    proc, sample, outside, _ = act_escaper(tmp_path, config='confine = "none"')
+    assert sample is not None, proc.stderr
+    assert sample["judgement"]["action"]["did"]["confined"] == "none"
+    assert "NOT confined" not in proc.stderr and outside.exists()
