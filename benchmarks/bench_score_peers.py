@@ -68,7 +68,7 @@ RUN_TIMEOUT = 900  # seconds for one timed process
 
 # The Inspect scorer's check, for promptfoo (same pattern, same order of tests).
 PROMPTFOO_ASSERT = r"""
-const chosen = [...new Set([...output.matchAll(/CHOICE\s*[:：]\s*\**\s*([A-Z])\b/g)].map((m) => m[1]))];
+const chosen = [...new Set([...output.matchAll(/CHOICE[\s*_`]*[:：][\s*_`]*([A-Z])\b/g)].map((m) => m[1]))];
 if (chosen.length !== 1 || chosen[0] !== context.vars.target) return false;
 if (!new RegExp(context.vars.cite, 'i').test(output)) return false;
 return JSON.parse(context.vars.must).every((m) => output.includes(m));

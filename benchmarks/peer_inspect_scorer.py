@@ -21,7 +21,7 @@ from typing import Any
 from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, scorer
 from inspect_ai.solver import TaskState
 
-CHOICE = re.compile(r"CHOICE\s*[:：]\s*\**\s*([A-Z])\b")
+CHOICE = re.compile(r"CHOICE[\s*_`]*[:：][\s*_`]*([A-Z])\b")
 
 
 def check(text: str, target: str, cite: str, must: list[str]) -> tuple[bool, str, str]:
