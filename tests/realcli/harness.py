@@ -302,3 +302,43 @@ def need(cli: str) -> Path:
             pytest.fail(f"{cli} required ({REQUIRE_ENV}) but {why}")
         pytest.skip(why)
     return exe
+
+
+def model_env(sb: Sandbox, cli: str, url: str, *, path_first: Path) -> dict[str, str]:
+    """The sandbox's environment for a headless ``cli`` child that talks to the fake model at
+    ``url`` (its key, base URL and, for Codex and Gemini, the settings that name them), with
+    ``path_first`` ahead on PATH (where the child finds the CLI)."""
+    env = {**sb.env, "PATH": f"{path_first}:{sb.env['PATH']}"}
+    if cli == "claude-code":
+        env.update(
+            ANTHROPIC_BASE_URL=url,
+            ANTHROPIC_API_KEY="sk-ant-fake-key",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            DISABLE_TELEMETRY="1",
+            DISABLE_AUTOUPDATER="1",
+        )
+    elif cli == "codex":
+        home = sb.home / ".codex"
+        home.mkdir(exist_ok=True)
+        (home / "config.toml").write_text(
+            f"""model_provider = "fake"
+approval_policy = "never"
+
+[model_providers.fake]
+name = "fake"
+base_url = "{url}/v1"
+wire_api = "responses"
+env_key = "FAKE_MODEL_KEY"
+""",
+            encoding="utf-8",
+        )
+        env.update(CODEX_HOME=str(home), FAKE_MODEL_KEY="sk-fake-key")
+    else:
+        settings = sb.home / ".gemini" / "settings.json"
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text(
+            json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}),
+            encoding="utf-8",
+        )
+        env.update(GOOGLE_GEMINI_BASE_URL=url, GEMINI_API_KEY="fake-gemini-key")
+    return env

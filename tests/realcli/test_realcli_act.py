@@ -35,7 +35,7 @@ from typing import Any
 
 import pytest
 from fakes import Call, FakeModel, ModelRequest, Turn
-from harness import Sandbox, need
+from harness import Sandbox, model_env, need
 
 from confinekit import need_bwrap
 from conftest import REPO, run_earnest
@@ -226,43 +226,6 @@ def _digest(folder: Path) -> dict[str, str]:
     return out
 
 
-def _env(sb: Sandbox, cli: str, shims: Path, model: FakeModel) -> dict[str, str]:
-    env = {**sb.env, "PATH": f"{shims}:{sb.env['PATH']}"}
-    if cli == "claude-code":
-        env.update(
-            ANTHROPIC_BASE_URL=model.url,
-            ANTHROPIC_API_KEY="sk-ant-fake-key",
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-            DISABLE_TELEMETRY="1",
-            DISABLE_AUTOUPDATER="1",
-        )
-    elif cli == "codex":
-        home = sb.home / ".codex"
-        home.mkdir(exist_ok=True)
-        (home / "config.toml").write_text(
-            f"""model_provider = "fake"
-approval_policy = "never"
-
-[model_providers.fake]
-name = "fake"
-base_url = "{model.url}/v1"
-wire_api = "responses"
-env_key = "FAKE_MODEL_KEY"
-""",
-            encoding="utf-8",
-        )
-        env.update(CODEX_HOME=str(home), FAKE_MODEL_KEY="sk-fake-key")
-    else:
-        settings = sb.home / ".gemini" / "settings.json"
-        settings.parent.mkdir(parents=True, exist_ok=True)
-        settings.write_text(
-            json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}),
-            encoding="utf-8",
-        )
-        env.update(GOOGLE_GEMINI_BASE_URL=model.url, GEMINI_API_KEY="fake-gemini-key")
-    return env
-
-
 def _shim(folder: Path, exe: Path, log: Path) -> Path:
     """A stand-in for the CLI on PATH that writes down its argv, folder and TMPDIR, then
     execs the real CLI: what earnest started is what the test asserts."""
@@ -331,7 +294,7 @@ def act_run(tmp_path: Path, cli: str) -> Acted:
             "run", "--suite", str(suite), "--act", *profiles, "--store", str(db),
             "--samples", "1", "--concurrency", "2", "--timeout", "120", "--yes",
             "--confine", confine,
-            cwd=sb.project, env=_env(sb, cli, shims, model), timeout=600,
+            cwd=sb.project, env=model_env(sb, cli, model.url, path_first=shims), timeout=600,
         )  # fmt: skip
     from earnest.live.store import RunStore
 

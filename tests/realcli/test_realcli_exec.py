@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from fakes import FakeModel, ModelRequest, Turn
-from harness import Sandbox, need
+from harness import Sandbox, model_env, need
 
 from conftest import run_earnest
 
@@ -62,43 +62,6 @@ def _script(fixtures: list[dict[str, Any]]) -> Any:
     return script
 
 
-def _env(sb: Sandbox, cli: str, exe: Path, model: FakeModel) -> dict[str, str]:
-    env = {**sb.env, "PATH": f"{exe.parent}:{sb.env['PATH']}"}
-    if cli == "claude-code":
-        env.update(
-            ANTHROPIC_BASE_URL=model.url,
-            ANTHROPIC_API_KEY="sk-ant-fake-key",
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-            DISABLE_TELEMETRY="1",
-            DISABLE_AUTOUPDATER="1",
-        )
-    elif cli == "codex":
-        home = sb.home / ".codex"
-        home.mkdir(exist_ok=True)
-        (home / "config.toml").write_text(
-            f"""model_provider = "fake"
-approval_policy = "never"
-
-[model_providers.fake]
-name = "fake"
-base_url = "{model.url}/v1"
-wire_api = "responses"
-env_key = "FAKE_MODEL_KEY"
-""",
-            encoding="utf-8",
-        )
-        env.update(CODEX_HOME=str(home), FAKE_MODEL_KEY="sk-fake-key")
-    else:
-        settings = sb.home / ".gemini" / "settings.json"
-        settings.parent.mkdir(parents=True, exist_ok=True)
-        settings.write_text(
-            json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}),
-            encoding="utf-8",
-        )
-        env.update(GOOGLE_GEMINI_BASE_URL=model.url, GEMINI_API_KEY="fake-gemini-key")
-    return env
-
-
 @pytest.mark.parametrize(
     "cli",
     [
@@ -131,7 +94,7 @@ def test_exec_provider_runs_the_real_cli_and_every_sample_is_judged(
             "--timeout",
             "90",
             "--yes",
-            env=_env(sb, cli, exe, model),
+            env=model_env(sb, cli, model.url, path_first=exe.parent),
             timeout=420,
         )
         assert done.returncode == 0, done.stdout + done.stderr
