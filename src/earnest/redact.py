@@ -40,12 +40,12 @@ _END = r"(?![A-Za-z0-9_-])"
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """One kind of secret: ``id`` (as in gitleaks where it has one), a literal ``needle`` every
-    match contains (a fast pre-check), the ``pattern``'s ``source`` and ``flags``, and the
-    ``group`` that is the secret."""
+    """One kind of secret: ``id`` (as in gitleaks where it has one), the literal ``needles`` one
+    of which every match contains (a fast pre-check), the ``pattern``'s ``source`` and
+    ``flags``, and the ``group`` that is the secret."""
 
     id: str
-    needle: str
+    needles: tuple[str, ...]
     source: str
     group: int = 0
     flags: int = 0
@@ -57,14 +57,25 @@ class Rule:
         than the judgement itself (``re`` keeps the compiled pattern)."""
         return re.compile(self.source, self.flags)
 
+    def may_match(self, text: str) -> bool:
+        """Whether ``text`` holds a needle: without one the pattern cannot match, so it is not
+        run (every written result is scrubbed, so a needle common in prose costs a regex pass
+        over every reply)."""
+        return any(needle in text for needle in self.needles)
 
-def _rule(id: str, needle: str, body: str, *, group: int = 0, flags: int = 0) -> Rule:
-    return Rule(id, needle, body, group, flags)
+
+Needles = str | tuple[str, ...]
 
 
-def _prefixed(id: str, needle: str, body: str, flags: int = 0) -> Rule:
+def _rule(id: str, needle: Needles, body: str, *, group: int = 0, flags: int = 0) -> Rule:
+    return Rule(id, (needle,) if isinstance(needle, str) else needle, body, group, flags)
+
+
+def _prefixed(id: str, needle: Needles, body: str, flags: int = 0) -> Rule:
     return _rule(id, needle, _START + body + _END, flags=flags)
 
+
+_GITLAB_KINDS = ("pat", "dt", "ptt", "rt", "cbt", "ffct", "ft", "imt", "agent", "oas", "soat")
 
 RULES: tuple[Rule, ...] = (
     # AI providers
@@ -79,17 +90,23 @@ RULES: tuple[Rule, ...] = (
     _prefixed("huggingface-access-token", "hf_", r"hf_[A-Za-z0-9]{30,}"),
     _prefixed("gcp-api-key", "AIza", r"AIza[A-Za-z0-9_-]{35}"),
     # code hosts and registries
-    _prefixed("github-token", "gh", r"gh[pousr]_[A-Za-z0-9]{30,}"),
+    _prefixed(
+        "github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"gh[pousr]_[A-Za-z0-9]{30,}"
+    ),
     _prefixed("github-fine-grained-pat", "github_pat_", r"github_pat_[A-Za-z0-9_]{40,}"),
     _prefixed(
         "gitlab-token",
-        "gl",
-        r"gl(?:pat|dt|ptt|rt|cbt|ffct|ft|imt|agent|oas|soat)-[A-Za-z0-9_-]{20,}",
+        tuple(f"gl{kind}-" for kind in _GITLAB_KINDS),
+        rf"gl(?:{'|'.join(_GITLAB_KINDS)})-[A-Za-z0-9_-]{{20,}}",
     ),
     _prefixed("npm-access-token", "npm_", r"npm_[A-Za-z0-9]{36}"),
     _prefixed("pypi-upload-token", "pypi-", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
     # clouds
-    _prefixed("aws-access-key-id", "A", r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}"),
+    _prefixed(
+        "aws-access-key-id",
+        ("A3T", "AKIA", "ASIA", "ABIA", "ACCA"),
+        r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}",
+    ),
     _rule(
         "aws-secret-access-key",
         "ecret",
@@ -108,7 +125,9 @@ RULES: tuple[Rule, ...] = (
         "hooks.slack.com",
         r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,}",
     ),
-    _prefixed("stripe-access-token", "_", r"(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99}"),
+    _prefixed(
+        "stripe-access-token", ("sk_", "rk_"), r"(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99}"
+    ),
     _prefixed("twilio-api-key", "SK", r"SK[0-9a-fA-F]{32}"),
     _prefixed("sendgrid-api-token", "SG.", r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
     _prefixed("shopify-token", "shp", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
@@ -180,7 +199,7 @@ def redact(text: str) -> str:
     """``text`` with every secret the :data:`RULES` find replaced by ``[REDACTED:rule]``."""
     text = _aws_pair(text)
     for rule in RULES:
-        if rule.needle in text:
+        if rule.may_match(text):
             text = rule.pattern.sub(_substitute(rule), text)
     return text
 
@@ -191,7 +210,7 @@ def find(text: str) -> list[tuple[str, str]]:
     for m in _aws_pairs(text):
         out.append(("aws-secret-access-key", m.group(1)))
     for rule in RULES:
-        if rule.needle in text:
+        if rule.may_match(text):
             out += [(rule.id, m.group(rule.group)) for m in rule.pattern.finditer(text)]
     return out
 
@@ -230,7 +249,7 @@ def has_secret(data: bytes | str) -> bool:
 def _spans(text: str) -> list[tuple[int, int]]:
     found = [m.span(1) for m in _aws_pairs(text)]
     for rule in RULES:
-        if rule.needle in text:
+        if rule.may_match(text):
             found += [m.span(rule.group) for m in rule.pattern.finditer(text)]
     return found
 
