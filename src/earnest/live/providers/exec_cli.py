@@ -236,11 +236,7 @@ class ExecProvider:
             system_file.write_text(system, encoding="utf-8")
             argv = build_argv(self._profile, system, str(system_file))
             argv[0] = self._program
-            mode = stdin_mode(self._profile)
-            stdin_text = user if mode == "user" else combine(system, user)
-            if self._profile.preset == "gemini":
-                argv.append(user)
-                stdin_text = ""
+            stdin_text = self._stdin(argv, system, user)
             env = self._env(system_file)
             started = time.perf_counter()
             stdout, stderr, code = await run_child(
@@ -248,14 +244,8 @@ class ExecProvider:
             )
             latency = time.perf_counter() - started
         out = stdout.decode("utf-8", errors="replace")
-        err = stderr.decode("utf-8", errors="replace")
         if code != 0:
-            detail = plain_text(err.strip() or out.strip())[-_TAIL:]
-            raise ProviderError(
-                f"{Path(argv[0]).name} exited with status {code}: {detail}",
-                kind="process",
-                raw=plain_text(out),
-            )
+            raise _exited(argv[0], code, out, stderr)
         return reply_from_stdout(out, latency)
 
     async def act(
@@ -286,11 +276,7 @@ class ExecProvider:
             argv = build_act_argv(self._profile, system, str(system_file))
             # Resolved from the folder earnest was run from: the child runs in the copy.
             argv[0] = self._program
-            mode = stdin_mode(self._profile)
-            stdin_text = user if mode == "user" else combine(system, user)
-            if self._profile.preset == "gemini":
-                argv.append(user)
-                stdin_text = ""
+            stdin_text = self._stdin(argv, system, user)
             env = self._env(system_file)
             env["EARNEST_WORKSPACE"] = str(workspace)
             # A temporary folder of the sample's own, beside the copy and removed with it:
@@ -327,14 +313,16 @@ class ExecProvider:
             )
             did = replace(did, confined=confinement.mode)
         if code != 0:
-            err = stderr.decode("utf-8", errors="replace")
-            detail = (err.strip() or out.strip())[-_TAIL:]
-            raise ProviderError(
-                f"{Path(argv[0]).name} exited with status {code}: {detail}",
-                kind="process",
-                raw=out,
-            )
+            raise _exited(argv[0], code, out, stderr)
         return replace(reply_from_stdout(out, latency), did=did)
+
+    def _stdin(self, argv: list[str], system: str, user: str) -> str:
+        """What the child reads on standard input; Gemini CLI takes the prompt as its last
+        argument instead (appended to ``argv``)."""
+        if self._profile.preset == "gemini":
+            argv.append(user)
+            return ""
+        return user if stdin_mode(self._profile) == "user" else combine(system, user)
 
     def _env(self, system_file: Path) -> dict[str, str]:
         env = dict(os.environ)
@@ -349,6 +337,18 @@ class ExecProvider:
 
     async def aclose(self) -> None:
         return None
+
+
+def _exited(program: str, code: int, out: str, stderr: bytes) -> ProviderError:
+    """The void sample of a child that exited non-zero: the tail of what it said, without
+    the terminal's colour codes."""
+    err = stderr.decode("utf-8", errors="replace")
+    detail = plain_text(err.strip() or out.strip())[-_TAIL:]
+    return ProviderError(
+        f"{Path(program).name} exited with status {code}: {detail}",
+        kind="process",
+        raw=plain_text(out),
+    )
 
 
 def reply_from_stdout(stdout: str, latency: float) -> ProviderReply:
