@@ -127,18 +127,23 @@ def _fingerprint(path: Path, offset: int) -> dict[str, Any]:
     }
 
 
+def _only_grew(path: Path, state: SessionState) -> bool:
+    """Whether the transcript still holds, unchanged, what the previous call read of it."""
+    try:
+        if path.stat().st_size < state.offset:
+            return False
+        return bool(_fingerprint(path, state.offset) == state.reader.get("fingerprint"))
+    except OSError:
+        return False
+
+
 def _resume(path: Path, state: SessionState, store: StateStore) -> Any:
     """The reader session saved by the previous call, if the file only grew since."""
     from earnest.trajectory.readers.claude_code import ClaudeCodeSession
 
     if state.transcript != str(path) or state.offset <= 0:
         return None
-    try:
-        if path.stat().st_size < state.offset:
-            return None
-        if _fingerprint(path, state.offset) != state.reader.get("fingerprint"):
-            return None
-    except OSError:
+    if not _only_grew(path, state):
         return None
     blob = store.load_blob(state)
     if blob is None:
@@ -168,12 +173,7 @@ def _saved_start(path: Path, state: SessionState) -> Any:
         and all(isinstance(key, str) for key in recent)
     ):
         return None
-    try:
-        if path.stat().st_size < state.offset:
-            return None
-        if _fingerprint(path, state.offset) != state.reader.get("fingerprint"):
-            return None
-    except OSError:
+    if not _only_grew(path, state):
         return None
     return RunStart(offset, prompt, tuple(recent))
 
