@@ -244,6 +244,8 @@ PROBE = """\
 import sys
 base = set(sys.modules)  # what the interpreter loaded before: the baseline has it too
 import io, json, time
+from earnest._deferred import STOP_DEFERRED, defer
+defer(*STOP_DEFERRED)  # as the hook's process does, before dataclasses is imported
 import dataclasses
 # Measurement only: the cpu time spent creating dataclasses (the decorator's work), in the
 # thread that creates them (thread_time: a busy machine does not inflate it).

@@ -10,7 +10,10 @@ import contextlib
 import gc
 import os
 import sys
-from typing import NoReturn
+
+TYPE_CHECKING = False  # typing itself is not imported: a stop does not need it
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 
 def _exit_now(code: int) -> NoReturn:
@@ -40,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
         collecting = gc.isenabled()
         gc.disable()
         try:
+            from earnest._deferred import STOP_DEFERRED, defer
+
+            defer(*STOP_DEFERRED)
             from earnest.hooks.entry import run_hook, time_budget
 
             code = run_hook(args[1:], budget=time_budget())

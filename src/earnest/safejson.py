@@ -28,9 +28,12 @@ Example:
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from earnest import fastjson
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 _LONE = re.compile("[\ud800-\udfff]")
 # What can decode to a lone surrogate: a \uD800-\uDFFF escape, or (bytes are decoded with

@@ -86,6 +86,14 @@ NEVER = {
     "zipfile": "not used",
     "csv": "not used",
     "textwrap": "not used",
+    "typing": "annotations only: earnest's stop modules import it under TYPE_CHECKING",
+    "threading": "the time budget waits on a _thread lock",
+    # deferred (earnest._deferred): imported by dataclasses and urllib.parse, never read
+    "inspect": "dataclasses reads it only for a class without a docstring",
+    "ast": "inspect's",
+    "dis": "inspect's",
+    "tokenize": "inspect's",
+    "ipaddress": "urllib.parse reads it only for a bracketed URL host",
 }
 NEVER["filelock"] = "a blocking stop locks the session with fcntl.flock (POSIX)"
 READERS = {
@@ -110,7 +118,10 @@ out = io.StringIO()
 sys.stdout, real = out, sys.stdout
 rc = main(["hook", sys.argv[1]])
 sys.stdout = real
-print(json.dumps({"rc": rc, "out": out.getvalue(), "modules": sorted(sys.modules)}))
+# A module earnest._deferred put off and nobody read is a placeholder, not a loaded module.
+from earnest._deferred import is_placeholder
+loaded = sorted(name for name, module in sys.modules.items() if not is_placeholder(module))
+print(json.dumps({"rc": rc, "out": out.getvalue(), "modules": loaded}))
 """
 
 

@@ -21,12 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from earnest.effects.artifacts import output_text
 from earnest.effects.classify import ToolObservation, observe_tool_result
 from earnest.effects.models import EffectClass, EffectEvidence
 from earnest.effects.registry import DEFAULT_REGISTRY, ToolRegistry
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 OUTPUT_TAIL = 8192
 """How much of a shell call's output is kept: enough for any test runner's summary."""

@@ -26,7 +26,6 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from earnest._digest import sha256_hex
 from earnest.errors import InputError
@@ -34,6 +33,10 @@ from earnest.hooks.core import RunView, decide, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import SessionState, StateStore
 from earnest.hooks.stdin import STDIN
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 try:  # the C pickler itself: pickle.py only wraps it, and every stop would import it
     from _pickle import dumps as _dumps

@@ -28,7 +28,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from itertools import groupby
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from earnest._digest import sha256_hex
 from earnest.errors import InputError
@@ -37,8 +36,10 @@ from earnest.hooks.outcome import HookOutcome
 from earnest.hooks.state import SessionState, StateStore
 from earnest.hooks.stdin import HookPayload
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
 if TYPE_CHECKING:
     from datetime import datetime
+    from typing import Any
 else:
     try:  # the C type itself: datetime.py defines a pure-Python copy first, at every stop
         from _datetime import datetime

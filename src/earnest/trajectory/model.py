@@ -18,17 +18,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
 
-Outcome = Literal["success", "error", "unknown"]
-"""``success``: a result was recorded with no error signal; ``error``: the source marks the
-call failed; ``unknown``: no result was recorded (the run stopped, or the log has none)."""
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from typing import Any, Literal, TypeAlias, TypeGuard
 
-EditKind = Literal["create", "modify", "delete"]
+    Outcome: TypeAlias = Literal["success", "error", "unknown"]
+    """``success``: a result was recorded with no error signal; ``error``: the source marks the
+    call failed; ``unknown``: no result was recorded (the run stopped, or the log has none)."""
 
-TerminationReason = Literal[
-    "normal", "max_turns", "api_error", "usage_limit", "interrupted", "truncated", "unknown"
-]
+    EditKind: TypeAlias = Literal["create", "modify", "delete"]
+
+    TerminationReason: TypeAlias = Literal[
+        "normal", "max_turns", "api_error", "usage_limit", "interrupted", "truncated", "unknown"
+    ]
+
+    MessageKind: TypeAlias = Literal[
+        "prompt", "text", "noise", "compact_summary", "synthetic", "system", "interrupt", "feedback"
+    ]
+    """What a message is: a real user ``prompt``; assistant ``text``; IDE/CLI ``noise`` (slash
+    commands, reminders, caveats); a ``compact_summary`` written by the agent CLI; a
+    ``synthetic`` assistant message made by the CLI, not the model (limits, timeouts); a
+    ``system`` message; an ``interrupt`` marker; harness ``feedback`` posing as a user turn."""
+else:  # other modules import the names at run time; only a type checker reads them
+    Outcome = EditKind = TerminationReason = MessageKind = str
 
 OUTCOMES: tuple[str, ...] = ("success", "error", "unknown")
 EDIT_KINDS: tuple[str, ...] = ("create", "modify", "delete")
@@ -42,14 +55,6 @@ TERMINATION_REASONS: tuple[str, ...] = (
     "unknown",
 )
 
-MessageKind = Literal[
-    "prompt", "text", "noise", "compact_summary", "synthetic", "system", "interrupt", "feedback"
-]
-"""What a message is: a real user ``prompt``; assistant ``text``; IDE/CLI ``noise`` (slash
-commands, reminders, caveats); a ``compact_summary`` written by the agent CLI; a
-``synthetic`` assistant message made by the CLI, not the model (limits, timeouts); a
-``system`` message; an ``interrupt`` marker; harness ``feedback`` posing as a user turn."""
-
 MESSAGE_KINDS: tuple[str, ...] = (
     "prompt",
     "text",
@@ -60,6 +65,26 @@ MESSAGE_KINDS: tuple[str, ...] = (
     "interrupt",
     "feedback",
 )
+
+
+def is_outcome(value: str) -> TypeGuard[Outcome]:
+    """Whether ``value`` is one of :data:`OUTCOMES`."""
+    return value in OUTCOMES
+
+
+def is_edit_kind(value: str) -> TypeGuard[EditKind]:
+    """Whether ``value`` is one of :data:`EDIT_KINDS`."""
+    return value in EDIT_KINDS
+
+
+def is_termination_reason(value: str) -> TypeGuard[TerminationReason]:
+    """Whether ``value`` is one of :data:`TERMINATION_REASONS`."""
+    return value in TERMINATION_REASONS
+
+
+def is_message_kind(value: str) -> TypeGuard[MessageKind]:
+    """Whether ``value`` is one of :data:`MESSAGE_KINDS`."""
+    return value in MESSAGE_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,13 +266,13 @@ class Trajectory:
             raise ValueError(f"not an {SCHEMA} record (schema={data.get('schema')!r})")
         term = _mapping(data.get("termination") or {}, "termination")
         reason = str(term.get("reason", "unknown"))
-        if reason not in TERMINATION_REASONS:
+        if not is_termination_reason(reason):
             raise ValueError(f"unknown termination reason {reason!r}")
         messages = []
         for raw in _list(data.get("messages"), "messages"):
             m = _mapping(raw, "message")
             kind = str(m.get("kind", "text"))
-            if kind not in MESSAGE_KINDS:
+            if not is_message_kind(kind):
                 raise ValueError(f"unknown message kind {kind!r}")
             messages.append(
                 Message(
@@ -255,7 +280,7 @@ class Trajectory:
                     text=_str(m, "text"),
                     index=_int(m, "index"),
                     is_sidechain=bool(m.get("is_sidechain", False)),
-                    kind=cast(MessageKind, kind),
+                    kind=kind,
                     timestamp=_opt_str(m, "timestamp"),
                 )
             )
@@ -263,7 +288,7 @@ class Trajectory:
         for raw in _list(data.get("tool_calls"), "tool_calls"):
             c = _mapping(raw, "tool call")
             outcome = str(c.get("outcome", "unknown"))
-            if outcome not in OUTCOMES:
+            if not is_outcome(outcome):
                 raise ValueError(f"unknown tool outcome {outcome!r}")
             exit_code = c.get("exit_code")
             position = c.get("position")
@@ -272,7 +297,7 @@ class Trajectory:
                     id=_str(c, "id"),
                     name=_str(c, "name"),
                     arguments=dict(_mapping(c.get("arguments") or {}, "arguments")),
-                    outcome=cast(Outcome, outcome),
+                    outcome=outcome,
                     output_excerpt=str(c.get("output_excerpt", "")),
                     turn_index=_int(c, "turn_index", 0),
                     is_sidechain=bool(c.get("is_sidechain", False)),
@@ -290,12 +315,12 @@ class Trajectory:
         for raw in _list(data.get("file_edits"), "file_edits"):
             e = _mapping(raw, "file edit")
             kind = str(e.get("kind"))
-            if kind not in EDIT_KINDS:
+            if not is_edit_kind(kind):
                 raise ValueError(f"unknown file edit kind {kind!r}")
             edits.append(
                 FileEdit(
                     path=_str(e, "path"),
-                    kind=cast(EditKind, kind),
+                    kind=kind,
                     tool_call_id=_str(e, "tool_call_id"),
                 )
             )
@@ -307,7 +332,7 @@ class Trajectory:
             tool_calls=tuple(calls),
             file_edits=tuple(edits),
             final_message=_opt_str(data, "final_message"),
-            termination=Termination(cast(TerminationReason, reason), str(term.get("detail", ""))),
+            termination=Termination(reason, str(term.get("detail", ""))),
             user_request=_opt_str(data, "user_request"),
             metadata=dict(_mapping(data.get("metadata") or {}, "metadata")),
         )
@@ -377,4 +402,8 @@ __all__ = [
     "TerminationReason",
     "ToolCall",
     "Trajectory",
+    "is_edit_kind",
+    "is_message_kind",
+    "is_outcome",
+    "is_termination_reason",
 ]

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Literal
 
 from earnest.effects.artifacts import COMMAND_KEYS, MOVE_KEYS, PATH_KEYS, PATH_LIST_KEYS
 from earnest.safejson import loads as safe_loads
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 OUTPUT_CHARS = 2_000
 """Default bound on a tool result excerpt."""

@@ -14,14 +14,16 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from earnest.errors import InputError
 from earnest.trajectory.model import Trajectory
 from earnest.trajectory.readers.detect import detect_format
 from earnest.trajectory.report import ReadReport
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
 if TYPE_CHECKING:
+    from typing import Any
+
     from earnest.trajectory.readers.claude_code import (
         ClaudeCodeSession,
         read_claude_code_from,

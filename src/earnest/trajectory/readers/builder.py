@@ -22,10 +22,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, cast
 
 from earnest.trajectory.model import (
-    TERMINATION_REASONS,
     EditKind,
     FileEdit,
     Message,
@@ -35,6 +33,7 @@ from earnest.trajectory.model import (
     TerminationReason,
     ToolCall,
     Trajectory,
+    is_termination_reason,
 )
 from earnest.trajectory.text import (
     MESSAGE_CHARS,
@@ -42,6 +41,10 @@ from earnest.trajectory.text import (
     bound_arguments,
     excerpt,
 )
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 _NO_DETAILS: Mapping[str, Any] = MappingProxyType({})
 """Shared by every call without details: one empty dict per call adds up."""
@@ -348,8 +351,8 @@ class TrajectoryBuilder:
         kind, detail = tail
         if kind.startswith("signal:"):
             reason = kind.split(":", 1)[1]
-            if reason in TERMINATION_REASONS:
-                return Termination(cast(TerminationReason, reason), detail)
+            if is_termination_reason(reason):
+                return Termination(reason, detail)
         if kind == "text":
             return Termination("normal")
         if kind == "prompt":

@@ -38,7 +38,6 @@ import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 from earnest.trajectory.model import EditKind, Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
@@ -54,6 +53,10 @@ from earnest.trajectory.text import (
     small_details,
     user_text_kind,
 )
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT = "claude-code"
 

@@ -49,7 +49,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
 
 from earnest.trajectory.readers.claude_code import (
     RECENT_TURNS,
@@ -63,6 +62,10 @@ from earnest.trajectory.readers.claude_code import (
 )
 from earnest.trajectory.readers.lines import parse_line
 from earnest.trajectory.report import ReadReport
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 BLOCK = 256 * 1024
 """Bytes read per step of the backward scan."""

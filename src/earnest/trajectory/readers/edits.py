@@ -17,10 +17,12 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
-
 from earnest.effects import DEFAULT_REGISTRY, observe_tool_result
 from earnest.trajectory.model import EditKind
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 FILE_TOOL_KINDS = frozenset({"write", "edit", "delete", "move", "patch", "editor"})
 """Registry kinds whose calls name the files they change."""
