@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -135,7 +135,7 @@ def parse_decision(
         # the same result for it, more slowly.
         only = found[0]
         if only.letters[0] != "?" and only.letters[0] in _shown(labels):
-            return Decision("choice", only.letters, None, "", (only.number,))
+            return _choice(only.letters, only.number)
     shown_now = _shown(labels)
     found = [_with_fallbacks(d, shown_now, options) if d.fallbacks else d for d in found]
     outside = [d for d in found if not d.fenced]
@@ -174,6 +174,22 @@ def parse_decision(
     if len(letters) > 1:
         return Decision("hybrid", letters=tuple(letters), lines=numbers)
     return Decision("choice", letters=tuple(letters), lines=numbers)
+
+
+_CHOICES: dict[tuple[tuple[str, ...], int], Decision] = {}
+
+
+def _choice(letters: tuple[str, ...], number: int) -> Decision:
+    """The ``choice`` of one letter on line ``number``: frozen, so the same few (a letter, a
+    line near the end of a reply) are shared rather than built for every reply."""
+    key = (letters, number)
+    hit = _CHOICES.get(key)
+    if hit is None:
+        hit = Decision("choice", letters, None, "", (number,))
+        if len(_CHOICES) >= 4096:
+            _CHOICES.clear()
+        _CHOICES[key] = hit
+    return hit
 
 
 def _with_fallbacks(line: _Line, shown: frozenset[str], options: Mapping[str, str] | None) -> _Line:
@@ -217,13 +233,10 @@ def _needles(texts: tuple[str, ...]) -> tuple[str, ...]:
 
 def _decision_lines(text: str, low: str) -> list[_Line]:
     lines: list[_Line] = []
-    # Fences only decide which of several decision lines count; the spans are found up front
-    # (one linear pass) when the reply has a fence at all. One-character probes first: memchr
-    # is ~20x cheaper than a three-character search.
-    fences: tuple[tuple[int, int], ...] = ()
-    if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
-        fences = _fence_spans(text)
-    starts = [a for a, _ in fences] if fences else []
+    # Fences only decide which of several decision lines count: their spans are found (one
+    # linear pass) once a decision line is, and only when the reply has a fence at all.
+    fences: tuple[tuple[int, int], ...] | None = None
+    starts: list[int] = []
     # Line numbers are counted on from the previous decision line, never from the start of
     # the reply again: a reply of many decision lines costs one pass, not one per line.
     number, counted = 1, 0
@@ -234,6 +247,11 @@ def _decision_lines(text: str, low: str) -> list[_Line]:
             continue
         number += text.count("\n", counted, start)
         counted = start
+        if fences is None:
+            # One-character probes first: memchr is ~20x cheaper than a three-character search.
+            has_fence = ("`" in text and "```" in text) or ("~" in text and "~~~" in text)
+            fences = _fence_spans(text) if has_fence else ()
+            starts = [a for a, _ in fences]
         fenced = False
         if fences:
             i = bisect_right(starts, start) - 1  # spans are disjoint and in order
@@ -276,23 +294,27 @@ def _shown(labels: Collection[str]) -> frozenset[str]:
     return frozenset(str(label).upper() for label in labels)
 
 
-def _candidates(text: str, low: str) -> Iterator[tuple[int, str]]:
+def _candidates(text: str, low: str) -> list[tuple[int, str]]:
     """(offset, line) of every line where ``choice`` follows only decoration."""
     if len(low) != len(text):  # lowering changed offsets: use the (slower) regex scan
-        for m in _CANDIDATE.finditer(text):
-            yield m.start(), m.group(0)
-        return
+        return [(m.start(), m.group(0)) for m in _CANDIDATE.finditer(text)]
     # Jumping between occurrences of "choice" beats a multi-line regex scan ~10x. Only the
     # first "choice" of a line can follow nothing but decoration, so each line is looked at
-    # once: the scan then resumes at the next line (linear however many a line holds).
+    # once: the scan then resumes at the next line (linear however many a line holds). A list,
+    # not a generator: most replies hold one or two, and a plain loop is cheaper.
+    found: list[tuple[int, str]] = []
     pos = low.find("choice")
+    n = len(text)
     while pos >= 0:
         start = text.rfind("\n", 0, pos) + 1
         end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        if _DECORATION_ONLY.fullmatch(text, start, pos):
-            yield start, text[start:end]
+        if end < 0:
+            end = n
+        # A line that starts with the word needs no decoration check.
+        if start == pos or _DECORATION_ONLY.fullmatch(text, start, pos):
+            found.append((start, text[start:end]))
         pos = low.find("choice", end)
+    return found
 
 
 def _value(line: str) -> str | None:
