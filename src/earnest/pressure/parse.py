@@ -232,11 +232,7 @@ def _needles(texts: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _decision_lines(text: str, low: str) -> list[_Line]:
-    lines: list[_Line] = []
-    # Fences only decide which of several decision lines count: their spans are found (one
-    # linear pass) once a decision line is, and only when the reply has a fence at all.
-    fences: tuple[tuple[int, int], ...] | None = None
-    starts: list[int] = []
+    found: list[tuple[int, int, tuple[tuple[str, ...], str, tuple[tuple[str, int], ...], str]]] = []
     # Line numbers are counted on from the previous decision line, never from the start of
     # the reply again: a reply of many decision lines costs one pass, not one per line.
     number, counted = 1, 0
@@ -247,18 +243,24 @@ def _decision_lines(text: str, low: str) -> list[_Line]:
             continue
         number += text.count("\n", counted, start)
         counted = start
-        if fences is None:
-            # One-character probes first: memchr is ~20x cheaper than a three-character search.
-            has_fence = ("`" in text and "```" in text) or ("~" in text and "~~~" in text)
-            fences = _fence_spans(text) if has_fence else ()
-            starts = [a for a, _ in fences]
-        fenced = False
-        if fences:
+        found.append((start, number, read))
+    # Fences only decide which of several decision lines count (a single one is used, fenced
+    # or not): their spans are found, in one linear pass, for a reply of two or more, and only
+    # when it has a fence at all. One-character probes first: memchr is ~20x cheaper than a
+    # three-character search.
+    if len(found) > 1 and (("`" in text and "```" in text) or ("~" in text and "~~~" in text)):
+        fences = _fence_spans(text)
+        starts = [a for a, _ in fences]
+        lines: list[_Line] = []
+        for start, number, (labels, stripped, fallbacks, value) in found:
             i = bisect_right(starts, start) - 1  # spans are disjoint and in order
             fenced = i >= 0 and start < fences[i][1]
-        labels, stripped, fallbacks, value = read
-        lines.append(_Line(number, labels, stripped, fenced, fallbacks, value))
-    return lines
+            lines.append(_Line(number, labels, stripped, fenced, fallbacks, value))
+        return lines
+    return [
+        _Line(n, labels, stripped, False, fallbacks, value)
+        for _, n, (labels, stripped, fallbacks, value) in found
+    ]
 
 
 _MEMO_LINE = 200

@@ -31,9 +31,10 @@ Example:
 from __future__ import annotations
 
 _TAGS: tuple[str, ...] = ("think", "thinking", "reasoning")
-# "<think" finds "<think>" and "<thinking>"; a close tag always follows its opening one or
-# stands for it, and "</think" ends in "think>" too, so three probes cover all six tags.
-_NEEDLES: tuple[str, ...] = ("think>", "thinking>", "reasoning>")
+# What may follow a "<" for it to start a tag: an opening tag, then a close tag.
+_OPEN: tuple[str, ...] = tuple(f"{tag}>" for tag in _TAGS)
+_CLOSE: tuple[str, ...] = tuple(f"/{tag}>" for tag in _TAGS)
+_ANY: tuple[str, ...] = _OPEN + _CLOSE
 
 
 def split_reasoning(text: str, low: str | None = None) -> tuple[str, str]:
@@ -46,53 +47,45 @@ def split_reasoning(text: str, low: str | None = None) -> tuple[str, str]:
     low = text.lower() if low is None else low
     if len(low) != len(text):  # lowering moved offsets: find tags in a same-length copy
         low = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
-    if not any(tag in low for tag in _NEEDLES):
+    # Tags are found by going from one "<" to the next and looking at what follows it: one
+    # pass, however many tags and stray "<" the text holds.
+    at = _next_tag(low, 0, _ANY)
+    if at < 0:
         return text, ""
     answer: list[str] = []
     reasoning: list[str] = []
     pos = 0
-    first = True
+    if low.startswith("/", at + 1):
+        # A close tag before any opening tag: the server dropped the opening tag.
+        end = low.index(">", at)
+        reasoning.append(text[:at])
+        pos = end + 1
+        at = _next_tag(low, pos, _OPEN)
     n = len(text)
-    seen: dict[str, int] = {}
     while pos < n:
-        open_at, tag = _next_tag(low, pos, "<", seen)
-        close_at, close_tag = _next_tag(low, pos, "</", seen)
-        if first and close_at >= 0 and (open_at < 0 or close_at < open_at):
-            # A close tag before any opening tag: the server dropped the opening tag.
-            reasoning.append(text[pos:close_at])
-            pos = close_at + len(close_tag) + 3
-            first = False
-            continue
-        first = False
-        if open_at < 0:
+        if at < 0:
             answer.append(text[pos:])
             break
-        answer.append(text[pos:open_at])
-        body = open_at + len(tag) + 2
-        end = low.find(f"</{tag}>", body)
+        answer.append(text[pos:at])
+        close = low.index(">", at)
+        tag = low[at + 1 : close]
+        end = low.find(f"</{tag}>", close + 1)
         if end < 0:  # never closed: cut while thinking
-            reasoning.append(text[body:])
+            reasoning.append(text[close + 1 :])
             break
-        reasoning.append(text[body:end])
+        reasoning.append(text[close + 1 : end])
         pos = end + len(tag) + 3
+        at = _next_tag(low, pos, _OPEN)
     return "".join(answer), "\n".join(r for r in reasoning if r)
 
 
-def _next_tag(low: str, pos: int, lead: str, seen: dict[str, int]) -> tuple[int, str]:
-    """The first ``<tag>`` (``lead`` ``"<"``) or ``</tag>`` (``"</"``) at or after ``pos``.
-
-    ``seen`` remembers each tag's next occurrence (``-1``: none left), so a tag is searched
-    for again only once the scan has passed it: the whole split stays linear."""
-    best, best_tag = -1, ""
-    for tag in _TAGS:
-        key = lead + tag + ">"
-        at = seen.get(key, -2)
-        if at == -2 or 0 <= at < pos:
-            at = low.find(key, pos)
-            seen[key] = at
-        if at >= 0 and (best < 0 or at < best):
-            best, best_tag = at, tag
-    return best, best_tag
+def _next_tag(low: str, pos: int, tags: tuple[str, ...]) -> int:
+    """Where the first ``<`` at or after ``pos`` that starts one of ``tags`` (what follows the
+    ``<``) stands; ``-1`` when none does."""
+    at = low.find("<", pos)
+    while at >= 0 and not low.startswith(tags, at + 1):
+        at = low.find("<", at + 1)
+    return at
 
 
 def join_reasoning(*parts: str) -> str:
