@@ -8,10 +8,15 @@ straightforward version is kept here and compared with the new one on adversaria
 
 from __future__ import annotations
 
+import json
+import os
 import pickle
 import re
+import subprocess
+import sys
 from bisect import bisect_right
 from dataclasses import FrozenInstanceError, fields
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -254,3 +259,81 @@ def test_every_judgement_field_is_set() -> None:
     for f in fields(Judgement):
         getattr(j, f.name)  # an unset slot raises AttributeError
     assert re.fullmatch(r"chose B \(compliant\), cited Rule 8", j.reason)
+
+
+# --- JSON envelopes --------------------------------------------------------------------------
+
+BIG = [
+    "18446744073709551616",
+    "-9223372036854775809",
+    "123456789012345678901234567890",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "18446744073709551615",
+    "1234567890123456789",
+    "1.2345678901234567890123",
+    "1e19",
+    "-0",
+    "0.5",
+    "7",
+    '"1234567890123456789012"',
+    '"CHOICE: B"',
+]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(BIG), max_size=6), st.booleans(), st.booleans())
+def test_orjson_path_equals_the_standard_library_on_long_numbers(
+    items: list[str], as_object: bool, as_bytes: bool
+) -> None:
+    """A value is taken from orjson when it holds no float; one with a float only when the
+    text has no run of 19 digits (orjson makes an integer beyond 64 bits a float)."""
+    pytest.importorskip("orjson")
+    from earnest import fastjson
+
+    fast = fastjson.fast_loads()
+    if as_object:
+        text = "{" + ", ".join(f'"k{i}": {x}' for i, x in enumerate(items)) + "}"
+    else:
+        text = "[" + ", ".join(items) + "]"
+    data: str | bytes = text.encode() if as_bytes else text
+    want, got = json.loads(data), fast(data)
+    assert repr(got) == repr(want)
+    assert [type(v) for v in (got.values() if as_object else got)] == [
+        type(v) for v in (want.values() if as_object else want)
+    ]
+
+
+def test_orjson_refuses_what_it_cannot_read_in_a_str_as_in_bytes() -> None:
+    pytest.importorskip("orjson")
+    from earnest import fastjson
+
+    fast = fastjson.fast_loads()
+    for text in ('"\ud800"', '{"a": "\udfff"}', '"\\ud800"', "[NaN]", "[1e400]"):
+        assert repr(fast(text)) == repr(json.loads(text))
+    for text in ("\ufeff{}", "{} x", ""):
+        with pytest.raises(ValueError) as caught:
+            fast(text)
+        with pytest.raises(ValueError) as plain:
+            json.loads(text)
+        assert str(caught.value) == str(plain.value)
+
+
+@pytest.mark.parametrize("parser", ["stdlib", "orjson"])
+def test_benchmark_mix_judged_as_in_the_golden_file_with_either_parser(parser: str) -> None:
+    """The golden judgements hold with the standard library's parser and with orjson from
+    the first document (the golden test itself runs with orjson after its warm-up)."""
+    code = (
+        "from speed_golden import judge_one, load\n"
+        "bench = load()['bench']\n"
+        "wrong = sum(judge_one('example', r['fixture_id'], r['mode'], r['response'])['digest']"
+        " != r['digest'] for r in bench)\n"
+        "print(len(bench), wrong)\n"
+    )
+    here = Path(__file__).resolve().parent
+    env = {**os.environ, "EARNEST_JSON": parser, "PYTHONPATH": str(here)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2000", "0"]
