@@ -313,21 +313,25 @@ class RuleCitations:
             # One pass for every prefilter word instead of one scan of the reply per word.
             present = self.presence(low)
         cited = set(self.mentioned(text, low, present) if found is None else found)
-        for word, bit, rule_ids, entries in self.by_word:
-            if cited.issuperset(rule_ids):
-                continue
-            if present is None:
-                if word in low:
-                    for rule_id, pattern, second, _ in entries:
-                        if rule_id not in cited and second in low and phrase_in(pattern, low):
-                            cited.add(rule_id)
-            elif present & bit:
+        if present is not None:
+            # Most prefilter words are absent: that is settled first, by a bit test.
+            for _, bit, rule_ids, entries in self.by_word:
+                if not present & bit or cited.issuperset(rule_ids):
+                    continue
                 for rule_id, pattern, _, second_bit in entries:
                     if (
                         rule_id not in cited
                         and present & second_bit == second_bit
                         and phrase_in(pattern, low)
                     ):
+                        cited.add(rule_id)
+            return cited
+        for word, _, rule_ids, entries in self.by_word:
+            if cited.issuperset(rule_ids):
+                continue
+            if word in low:
+                for rule_id, pattern, second, _ in entries:
+                    if rule_id not in cited and second in low and phrase_in(pattern, low):
                         cited.add(rule_id)
         return cited
 
