@@ -24,10 +24,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from judge_corpus import collect, suites
 
-from earnest.pressure import parse
+from earnest.pressure import citations, parse
 from earnest.pressure.models import Choice, Fixture, Rationalization, Rule
 from earnest.pressure.parse import parse_decision
-from earnest.pressure.reasoning import split_reasoning
+from earnest.pressure.reasoning import split_answer, split_reasoning
 from earnest.pressure.verdict import Judgement, judge
 
 # --- the reasoning split ---------------------------------------------------------------------
@@ -119,6 +119,13 @@ TAGGY = st.lists(
 def test_reasoning_split_equals_the_tag_by_tag_search(text: str) -> None:
     assert split_reasoning(text) == _old_split(text)
     assert split_reasoning(text, text.lower()) == _old_split(text, text.lower())
+
+
+@settings(max_examples=1000, deadline=None)
+@given(TAGGY)
+def test_answer_and_its_lower_case_form_are_split_together(text: str) -> None:
+    answer, reasoning = _old_split(text)
+    assert split_answer(text, text.lower()) == (answer, reasoning, answer.lower())
 
 
 def test_reasoning_split_on_the_documented_forms() -> None:
@@ -337,3 +344,77 @@ def test_benchmark_mix_judged_as_in_the_golden_file_with_either_parser(parser: s
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["2000", "0"]
+
+
+# --- rule mentions ---------------------------------------------------------------------------
+
+_OLD_HEAD = re.compile(r"rules?(?:\s*+[#\u2116]\s*+|\s++)", re.IGNORECASE)
+_OLD_FIRST = re.compile(rf"({citations._ID})\b")
+
+
+def _old_mentions(text: str, known: frozenset[str] | None) -> set[str]:
+    """rule_mentions as it was: the head, then the first id, matched one after the other."""
+    found: set[str] = set()
+    low = text.lower()
+    if len(low) != len(text):
+        low = citations._same_length_lower(text)
+    pos = low.find("rule")
+    while pos >= 0:
+        end = _old_mention_at(text, pos, known, found)
+        pos = low.find("rule", end if end is not None else pos + 4)
+    return found
+
+
+def _old_mention_at(
+    text: str, pos: int, known: frozenset[str] | None, found: set[str]
+) -> int | None:
+    if pos and (text[pos - 1].isalnum() or text[pos - 1] == "_"):
+        return None
+    head = _OLD_HEAD.match(text, pos)
+    if head is None:
+        return None
+    first = _OLD_FIRST.match(text, head.end())
+    if first is None:
+        return None
+    ids = citations._resolve(first.group(1), known)
+    if not ids:
+        return None
+    found.update(ids)
+    end = first.end()
+    last = ids[-1]
+    while True:
+        more = citations._NEXT.match(text, end)
+        if more is None:
+            return end
+        next_ids = citations._resolve(more.group(2), known)
+        if not next_ids:
+            return end
+        if (
+            more.group(1).lower() in citations._RANGE_WORDS
+            and last.isdigit()
+            and next_ids[0].isdigit()
+        ):
+            found.update(citations._range(int(last), int(next_ids[0])))
+        found.update(next_ids)
+        last = next_ids[-1]
+        end = more.end()
+
+
+MENTIONS = st.lists(
+    st.sampled_from(
+        [
+            "rule", "Rule", "RULES", "rules", "ruleſ", "rulS", "Rule ", " ", "  ", "\n", "#", " # ",
+            "\u2116", "8", "08", "12", "4-6", "A", "a", "x", "-", ".", "_", ",", " and ", " or ",
+            "–", " through ", "compliant", "İ", "K", "ſ",
+        ]
+    ),
+    max_size=16,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(MENTIONS, st.sampled_from([None, frozenset({"8", "a", "x", "12"})]))
+def test_rule_mentions_equal_the_head_then_the_first_id(
+    text: str, known: frozenset[str] | None
+) -> None:
+    assert citations.rule_mentions(text, known) == _old_mentions(text, known)

@@ -44,39 +44,84 @@ def split_reasoning(text: str, low: str | None = None) -> tuple[str, str]:
     """
     if "<" not in text:  # the common case: no tag at all
         return text, ""
-    low = text.lower() if low is None else low
-    if len(low) != len(text):  # lowering moved offsets: find tags in a same-length copy
-        low = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
-    # Tags are found by going from one "<" to the next and looking at what follows it: one
-    # pass, however many tags and stray "<" the text holds.
+    spans = _spans(text, _same_length(text, text.lower() if low is None else low))
+    if spans is None:
+        return text, ""
+    return _cut(text, spans[0]), _joined(text, spans[1])
+
+
+def split_answer(text: str, low: str) -> tuple[str, str, str]:
+    """``(answer, reasoning, answer.lower())``, as :func:`split_reasoning` splits ``text``;
+    ``low`` is ``text.lower()``.
+
+    The answer's lower-case form is cut from ``low`` when ``text`` is ASCII (lowering it is
+    letter by letter), instead of lowering the answer again.
+
+        >>> split_answer("<think>Rule 8?</think>CHOICE: B", "<think>rule 8?</think>choice: b")
+        ('CHOICE: B', 'Rule 8?', 'choice: b')
+    """
+    if "<" not in text:
+        return text, "", low
+    spans = _spans(text, _same_length(text, low))
+    if spans is None:
+        return text, "", low
+    answer = _cut(text, spans[0])
+    return (
+        answer,
+        _joined(text, spans[1]),
+        (_cut(low, spans[0]) if text.isascii() else answer.lower()),
+    )
+
+
+def _same_length(text: str, low: str) -> str:
+    # Lowering moved offsets (a few characters lower to two): find tags in a same-length copy.
+    if len(low) == len(text):
+        return low
+    return "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
+
+
+def _cut(text: str, spans: list[tuple[int, int]]) -> str:
+    return "".join([text[a:b] for a, b in spans])
+
+
+def _joined(text: str, spans: list[tuple[int, int]]) -> str:
+    return "\n".join([part for part in (text[a:b] for a, b in spans) if part])
+
+
+def _spans(text: str, low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+    """Where the answer and the reasoning of ``text`` lie (``low``: a lower-case copy of the
+    same length); ``None`` when it holds no reasoning tag.
+
+    Tags are found by going from one "<" to the next and looking at what follows it: one
+    pass, however many tags and stray "<" the text holds."""
     at = _next_tag(low, 0, _ANY)
     if at < 0:
-        return text, ""
-    answer: list[str] = []
-    reasoning: list[str] = []
+        return None
+    answer: list[tuple[int, int]] = []
+    reasoning: list[tuple[int, int]] = []
     pos = 0
     if low.startswith("/", at + 1):
         # A close tag before any opening tag: the server dropped the opening tag.
         end = low.index(">", at)
-        reasoning.append(text[:at])
+        reasoning.append((0, at))
         pos = end + 1
         at = _next_tag(low, pos, _OPEN)
     n = len(text)
     while pos < n:
         if at < 0:
-            answer.append(text[pos:])
+            answer.append((pos, n))
             break
-        answer.append(text[pos:at])
+        answer.append((pos, at))
         close = low.index(">", at)
         tag = low[at + 1 : close]
         end = low.find(f"</{tag}>", close + 1)
         if end < 0:  # never closed: cut while thinking
-            reasoning.append(text[close + 1 :])
+            reasoning.append((close + 1, n))
             break
-        reasoning.append(text[close + 1 : end])
+        reasoning.append((close + 1, end))
         pos = end + len(tag) + 3
         at = _next_tag(low, pos, _OPEN)
-    return "".join(answer), "\n".join(r for r in reasoning if r)
+    return answer, reasoning
 
 
 def _next_tag(low: str, pos: int, tags: tuple[str, ...]) -> int:
@@ -93,4 +138,4 @@ def join_reasoning(*parts: str) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-__all__ = ["join_reasoning", "split_reasoning"]
+__all__ = ["join_reasoning", "split_answer", "split_reasoning"]

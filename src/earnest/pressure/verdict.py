@@ -64,7 +64,7 @@ from earnest.pressure.rationalizations import (
     RationalizationMatch,
     fixture_rationalizations_and_words,
 )
-from earnest.pressure.reasoning import join_reasoning, split_reasoning
+from earnest.pressure.reasoning import join_reasoning, split_answer
 
 CRITERIA: tuple[str, ...] = ("parseable", "single", "compliant", "cites_rule", "must_cite")
 CITATION_MODES: tuple[str, ...] = ("required", "optional")
@@ -262,12 +262,7 @@ def judge(
     unwrapped = unwrap_envelope(response)
     # Reasoning is not the answer: the decision and the citations are read from the rest.
     raw = unwrapped.text
-    if "<" in raw:  # a reasoning tag is possible: the answer is lowered once, not twice
-        raw_low = raw.lower()
-        text, inline = split_reasoning(raw, raw_low)
-        low = raw_low if text is raw else text.lower()
-    else:
-        text, inline, low = raw, "", raw.lower()
+    text, inline, low = split_answer(raw, raw.lower())
     reasoning = join_reasoning(unwrapped.reasoning, inline) if inline else unwrapped.reasoning
     stop = stop or unwrapped.stop
     if unwrapped.error is not None:
