@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from judge_corpus import collect, suites
 
-from earnest.pressure import citations, parse
+from earnest.pressure import citations, envelopes, parse
 from earnest.pressure.models import Choice, Fixture, Rationalization, Rule
 from earnest.pressure.parse import parse_decision
 from earnest.pressure.reasoning import split_answer, split_reasoning
@@ -418,3 +418,32 @@ def test_rule_mentions_equal_the_head_then_the_first_id(
     text: str, known: frozenset[str] | None
 ) -> None:
     assert citations.rule_mentions(text, known) == _old_mentions(text, known)
+
+
+LINES = st.lists(
+    st.sampled_from(
+        [
+            *(
+                "\n",
+                "\r",
+                "\r\n",
+                "\x0b",
+                "\x0c",
+                "\x1c",
+                "\x1d",
+                "\x1e",
+                "\x85",
+                "\u2028",
+                "\u2029",
+            ),
+            *("a", "{}", " ", '{"type": "result"}', "é", "\t", "x" * 70, "\n" * 9),
+        ]
+    ),
+    max_size=40,
+).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(LINES)
+def test_event_log_lines_are_what_splitlines_gives(text: str) -> None:
+    assert envelopes._lines(text) == text.splitlines()
