@@ -129,13 +129,15 @@ def parse_decision(
     line is never read as a second choice."""
     if not text or text.isspace():
         return Decision("unparseable", reason="empty", detail="the reply is empty")
-    found = _decision_lines(text, text.lower() if low is None else low)
-    if len(found) == 1 and len(found[0].letters) == 1 and not found[0].fallbacks:
+    read = _found_lines(text, text.lower() if low is None else low)
+    if len(read) == 1:
         # The common reply, one decision line naming one letter: the general path below gives
         # the same result for it, more slowly.
-        only = found[0]
-        if only.letters[0] != "?" and only.letters[0] in _shown(labels):
-            return _choice(only.letters, only.number)
+        _, number, (seen, _, fallbacks, _) = read[0]
+        one = len(seen) == 1 and not fallbacks and seen[0] != "?"
+        if one and seen[0] in _shown(labels):
+            return _choice(seen, number)
+    found = _as_lines(text, read)
     shown_now = _shown(labels)
     found = [_with_fallbacks(d, shown_now, options) if d.fallbacks else d for d in found]
     outside = [d for d in found if not d.fenced]
@@ -231,8 +233,17 @@ def _needles(texts: tuple[str, ...]) -> tuple[str, ...]:
     )
 
 
+_Read = tuple[tuple[str, ...], str, tuple[tuple[str, int], ...], str]
+"""What :func:`_read_line` makes of a decision line."""
+
+
 def _decision_lines(text: str, low: str) -> list[_Line]:
-    found: list[tuple[int, int, tuple[tuple[str, ...], str, tuple[tuple[str, int], ...], str]]] = []
+    return _as_lines(text, _found_lines(text, low))
+
+
+def _found_lines(text: str, low: str) -> list[tuple[int, int, _Read]]:
+    """(offset, line number, reading) of every decision line."""
+    found: list[tuple[int, int, _Read]] = []
     # Line numbers are counted on from the previous decision line, never from the start of
     # the reply again: a reply of many decision lines costs one pass, not one per line.
     number, counted = 1, 0
@@ -244,6 +255,10 @@ def _decision_lines(text: str, low: str) -> list[_Line]:
         number += text.count("\n", counted, start)
         counted = start
         found.append((start, number, read))
+    return found
+
+
+def _as_lines(text: str, found: list[tuple[int, int, _Read]]) -> list[_Line]:
     # Fences only decide which of several decision lines count (a single one is used, fenced
     # or not): their spans are found, in one linear pass, for a reply of two or more, and only
     # when it has a fence at all. One-character probes first: memchr is ~20x cheaper than a
