@@ -148,10 +148,39 @@ def loads(data: bytes | str) -> Any:
     return parse(data)[0]
 
 
+_loose: Callable[[bytes | str], Any] | None = None
+
+
+def parse_loose(data: bytes | str) -> tuple[Any] | None:
+    """``(value,)`` as orjson reads ``data``, once :func:`parse` uses orjson; ``None`` when it
+    does not (yet) or orjson refuses ``data`` (then use :func:`parse`).
+
+    The value is ``json.loads``'s but for its numbers: an integer beyond 64 bits (and perhaps
+    a float of 19 digits or more) may come back as a different float, since the check
+    :func:`parse` makes for them is skipped. Strings, keys, structure, booleans and ``None``
+    are exact, and no string holds a lone surrogate: for a reader that looks at nothing else
+    (:mod:`earnest.pressure.envelopes`).
+
+        >>> parse_loose(b'{"a": 1}') in (None, ({"a": 1},))
+        True
+    """
+    global _loose
+    if _parse is _stdlib:
+        return None
+    if _loose is None:
+        import orjson
+
+        _loose = orjson.loads
+    try:
+        return (_loose(data),)
+    except ValueError:  # orjson.JSONDecodeError
+        return None
+
+
 def fast_loads() -> Callable[[bytes | str], Any]:
     """The parser :func:`loads` switches to (orjson-backed when installed), imported now."""
     chosen = _orjson_parse() if PARSER == "orjson" else _stdlib
     return lambda data: chosen(data)[0]
 
 
-__all__ = ["PARSER", "WARM_UP_BYTES", "fast_loads", "json_loads", "loads", "parse"]
+__all__ = ["PARSER", "WARM_UP_BYTES", "fast_loads", "json_loads", "loads", "parse", "parse_loose"]

@@ -447,3 +447,73 @@ LINES = st.lists(
 @given(LINES)
 def test_event_log_lines_are_what_splitlines_gives(text: str) -> None:
     assert envelopes._lines(text) == text.splitlines()
+
+
+NUMBER = st.sampled_from(
+    [7, -3, 2**63, -(2**63) - 1, 2**64, 10**30, 0.5, 1e19, 12345678901234567890123, True, None]
+)
+TEXT = st.sampled_from(["CHOICE: B", "Rule 8.\nCHOICE: A", "", "é CHOICE: C"])
+
+
+@st.composite
+def _numbered_envelope(draw: st.DrawFn) -> str:
+    """An envelope of every kind with numbers beyond 64 bits put in its objects."""
+    n, text = draw(NUMBER), draw(TEXT)
+    kind = draw(st.integers(0, 7))
+    if kind == 0:
+        value: object = {"type": "result", "is_error": draw(st.booleans()), "result": text, "n": n}
+    elif kind == 1:
+        value = {
+            "response": text,
+            "stats": {"n": n},
+            "error": draw(st.sampled_from([None, n, {"code": n}, {"message": "x", "code": n}])),
+        }
+    elif kind == 2:
+        value = {
+            "choices": [{"index": n, "finish_reason": "stop", "message": {"content": text}}],
+            "usage": n,
+        }
+    elif kind == 3:
+        value = {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "text", "text": text}],
+            "usage": {"n": n},
+        }
+    elif kind == 4:
+        value = {
+            "object": "response",
+            "output": [{"type": "message", "content": [{"type": "output_text", "text": text}]}],
+            "n": n,
+            "error": draw(st.sampled_from([None, {"message": "m", "n": n}])),
+        }
+    elif kind == 5:
+        value = {"type": "error", "error": {"code": n, "type": "overloaded"}}
+    elif kind == 6:
+        value = {"error": {"message": draw(st.sampled_from(["", "busy"])), "code": n}}
+    else:
+        events = [
+            {"type": "system", "session_id": "s", "n": n},
+            {"type": "result", "session_id": "s", "result": text, "is_error": False, "cost": n},
+        ]
+        return (
+            "\n".join(json.dumps(e) for e in events) if draw(st.booleans()) else json.dumps(events)
+        )
+    return json.dumps(value)  # fmt: skip
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_numbered_envelope())
+def test_envelopes_read_loosely_are_read_as_exactly(envelope: str) -> None:
+    """Long numbers may be read as floats (orjson), yet every unwrapped field is what the
+    exact reading gives: an error object printed whole is read again, exactly."""
+    pytest.importorskip("orjson")
+    from earnest import fastjson
+
+    with mock.patch.object(fastjson, "_parse", fastjson._orjson_parse()):
+        assert "\n" in envelope or fastjson.parse_loose(envelope) is not None
+        got = envelopes.unwrap_envelope(envelope)
+    assert got == envelopes._unwrap(envelope, exact=True)
+    with mock.patch.object(fastjson, "_parse", fastjson._stdlib):
+        assert fastjson.parse_loose(envelope) is None
+        assert envelopes.unwrap_envelope(envelope) == got

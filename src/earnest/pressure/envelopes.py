@@ -59,6 +59,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from earnest.fastjson import parse_loose
 from earnest.safejson import loads as safe_loads
 
 _MAX_DEPTH = 4
@@ -86,7 +87,18 @@ def unwrap_envelope(text: str) -> Unwrapped:
     head = text[:1]
     if head not in _OPENERS and not head.isspace():  # plain text, the common case
         return Unwrapped(text)
-    found = _unwrap_once(text)
+    # The JSON is read without checking its long numbers (fastjson.parse_loose): what is read
+    # of an envelope is strings, structure and booleans, never a number, except that an error
+    # object may be printed whole (json.dumps): a reply that reports an error is read again,
+    # exactly.
+    found = _unwrap(text, exact=False)
+    if found.error is not None:
+        return _unwrap(text, exact=True)
+    return found
+
+
+def _unwrap(text: str, exact: bool) -> Unwrapped:
+    found = _unwrap_once(text, exact)
     if found is None:
         return Unwrapped(text)
     inner = found.text[:1]
@@ -109,7 +121,7 @@ def unwrap_envelope(text: str) -> Unwrapped:
             reasoning.append(found.reasoning)
         current = found.text
         if len(names) < _MAX_DEPTH:
-            found = _unwrap_once(current)
+            found = _unwrap_once(current, exact)
     return Unwrapped(current, "+".join(names), error, "\n\n".join(reasoning), stop)
 
 
@@ -118,7 +130,18 @@ _OPENERS = ("{", '"', "[")
 _LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
-def _unwrap_once(text: str) -> Unwrapped | None:
+def _json(text: str, exact: bool) -> Any:
+    """The JSON value of ``text`` (``ValueError`` when it is not JSON): as
+    :func:`earnest.safejson.loads` reads it, or (not ``exact``) with its long numbers perhaps
+    read as floats (:func:`earnest.fastjson.parse_loose`), which costs less."""
+    if not exact:
+        loose = parse_loose(text)
+        if loose is not None:
+            return loose[0]
+    return safe_loads(text)
+
+
+def _unwrap_once(text: str, exact: bool = True) -> Unwrapped | None:
     # Cheap gate: plain replies (the common case) never reach the JSON decoder, nor copy the
     # reply to strip it.
     head = text[:1]
@@ -128,16 +151,16 @@ def _unwrap_once(text: str) -> Unwrapped | None:
         return None
     stripped = text.strip()
     if head == "{":
-        first = _first_line_value(stripped)
+        first = _first_line_value(stripped, exact)
         if first is not None:
             # A whole JSON value on the first line and more text after it: the text is not one
             # JSON value (the decoder would read that value, then refuse what follows), so it
             # is read as an event log straight away, its first line not parsed twice.
-            return _unwrap_jsonl(stripped, first) if isinstance(first, dict) else None
+            return _unwrap_jsonl(stripped, first, exact) if isinstance(first, dict) else None
     try:
-        value = safe_loads(stripped)
+        value = _json(stripped, exact)
     except (ValueError, RecursionError):
-        return _unwrap_jsonl(stripped) if head == "{" else None
+        return _unwrap_jsonl(stripped, None, exact) if head == "{" else None
     if isinstance(value, str):
         return Unwrapped(value, "json-string")
     if isinstance(value, dict):
@@ -320,7 +343,7 @@ _CODEX_EXEC_EVENTS = frozenset(
 _CODEX_ROLLOUT_EVENTS = frozenset({"session_meta", "event_msg", "response_item", "turn_context"})
 
 
-def _first_line_value(text: str) -> Any:
+def _first_line_value(text: str, exact: bool = True) -> Any:
     """The JSON value on the first line of ``text`` (a line as :meth:`str.splitlines` cuts it),
     when that line is one and another line follows; ``None`` otherwise."""
     newline = text.find("\n")
@@ -329,12 +352,14 @@ def _first_line_value(text: str) -> Any:
     end = _LINE_BREAK.search(text, 0, newline + 1)
     assert end is not None  # the newline itself at the latest
     try:
-        return safe_loads(text[: end.start()].strip())
+        return _json(text[: end.start()].strip(), exact)
     except (ValueError, RecursionError):
         return None
 
 
-def _unwrap_jsonl(text: str, first: dict[str, Any] | None = None) -> Unwrapped | None:
+def _unwrap_jsonl(
+    text: str, first: dict[str, Any] | None = None, exact: bool = True
+) -> Unwrapped | None:
     """``first``: the first line's value, when the caller has parsed it."""
     events: list[dict[str, Any]] = []
     lines = _lines(text)
@@ -346,7 +371,7 @@ def _unwrap_jsonl(text: str, first: dict[str, Any] | None = None) -> Unwrapped |
         if not line:
             continue
         try:
-            value = safe_loads(line)
+            value = _json(line, exact)
         except (ValueError, RecursionError):
             # Real logs carry the odd broken line; skip it once the log is recognised.
             if not events:
