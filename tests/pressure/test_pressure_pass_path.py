@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from judge_corpus import collect, suites
 
-from earnest.pressure import citations, envelopes, parse
+from earnest.pressure import citations, envelopes, parse, verdict
 from earnest.pressure.models import Choice, Fixture, Rationalization, Rule
 from earnest.pressure.parse import parse_decision
 from earnest.pressure.reasoning import split_answer, split_reasoning
@@ -517,3 +517,20 @@ def test_envelopes_read_loosely_are_read_as_exactly(envelope: str) -> None:
     with mock.patch.object(fastjson, "_parse", fastjson._stdlib):
         assert fastjson.parse_loose(envelope) is None
         assert envelopes.unwrap_envelope(envelope) == got
+
+
+# --- lowering --------------------------------------------------------------------------------
+
+
+def test_latin1_lowering_table_is_str_lower_for_every_latin1_character() -> None:
+    every = "".join(map(chr, range(256)))
+    assert verdict._lower(every) == every.lower()
+    assert len(verdict._LATIN1_LOWER) == 256
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from([*map(chr, range(256)), "Σ", "İ", "€", "\udfff", "ǅ", "K"]))
+)
+def test_lowering_is_str_lower(text: str) -> None:
+    assert verdict._lower(text) == text.lower()
