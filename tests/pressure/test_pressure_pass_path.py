@@ -534,3 +534,19 @@ def test_latin1_lowering_table_is_str_lower_for_every_latin1_character() -> None
 )
 def test_lowering_is_str_lower(text: str) -> None:
     assert verdict._lower(text) == text.lower()
+
+
+def test_unwrapped_built_as_its_twin_is_one_built_by_its_constructor() -> None:
+    texts = ["CHOICE: B", '{"type": "result", "is_error": false, "result": "x"}', '"\\"y\\""']
+    texts += [response for *_, response in collect(200)]
+    kinds = set()
+    for text in texts:
+        u = envelopes.unwrap_envelope(text)
+        kinds.add(u.envelope)
+        assert type(u) is envelopes.Unwrapped
+        again = envelopes.Unwrapped(u.text, u.envelope, u.error, u.reasoning, u.stop)
+        assert u == again and hash(u) == hash(again) and repr(u) == repr(again)
+        assert pickle.loads(pickle.dumps(u)) == u
+    assert len(kinds) >= 5
+    with pytest.raises(FrozenInstanceError):
+        u.text = "x"  # type: ignore[misc]

@@ -56,7 +56,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from earnest.fastjson import parse_loose
@@ -82,11 +82,49 @@ class Unwrapped:
     stop: StopReason | None = None
 
 
+class _Unwrapping:
+    """An :class:`Unwrapped` being built: the same slots in the same order, and mutable.
+
+    :func:`_unwrapped` fills one in and assigns ``__class__`` (allowed between classes of the
+    same layout), which makes it an Unwrapped like any other. The frozen dataclass's
+    ``__init__`` costs an ``object.__setattr__`` call per field: about four times as much,
+    for every reply judged (plain text too).
+    """
+
+    __slots__ = Unwrapped.__slots__
+    text: str
+    envelope: str | None
+    error: str | None
+    reasoning: str
+    stop: StopReason | None
+
+
+def _unwrapped(
+    text: str,
+    envelope: str | None = None,
+    error: str | None = None,
+    reasoning: str = "",
+    stop: StopReason | None = None,
+) -> Unwrapped:
+    """``Unwrapped(text, envelope, error, reasoning, stop)``, built as its mutable twin."""
+    u = _Unwrapping()
+    u.text = text
+    u.envelope = envelope
+    u.error = error
+    u.reasoning = reasoning
+    u.stop = stop
+    u.__class__ = Unwrapped  # type: ignore[assignment]
+    return u  # type: ignore[return-value]
+
+
+assert _Unwrapping.__slots__ == tuple(f.name for f in fields(Unwrapped))
+
+
 def unwrap_envelope(text: str) -> Unwrapped:
     """Unwrap ``text`` if it is a known envelope; return it unchanged otherwise."""
     head = text[:1]
     if head not in _OPENERS and not head.isspace():  # plain text, the common case
-        return Unwrapped(text)
+        return _unwrapped(text)
     # The JSON is read without checking its long numbers (fastjson.parse_loose): what is read
     # of an envelope is strings, structure and booleans, never a number, except that an error
     # object may be printed whole (json.dumps): a reply that reports an error is read again,
@@ -100,7 +138,7 @@ def unwrap_envelope(text: str) -> Unwrapped:
 def _unwrap(text: str, exact: bool) -> Unwrapped:
     found = _unwrap_once(text, exact)
     if found is None:
-        return Unwrapped(text)
+        return _unwrapped(text)
     inner = found.text[:1]
     if found.envelope and inner not in _OPENERS and not inner.isspace():
         # One envelope around plain text (nearly every envelope): what the loop below builds
@@ -122,7 +160,7 @@ def _unwrap(text: str, exact: bool) -> Unwrapped:
         current = found.text
         if len(names) < _MAX_DEPTH:
             found = _unwrap_once(current, exact)
-    return Unwrapped(current, "+".join(names), error, "\n\n".join(reasoning), stop)
+    return _unwrapped(current, "+".join(names), error, "\n\n".join(reasoning), stop)
 
 
 _OPENERS = ("{", '"', "[")
@@ -162,14 +200,14 @@ def _unwrap_once(text: str, exact: bool = True) -> Unwrapped | None:
     except (ValueError, RecursionError):
         return _unwrap_jsonl(stripped, None, exact) if head == "{" else None
     if isinstance(value, str):
-        return Unwrapped(value, "json-string")
+        return _unwrapped(value, "json-string")
     if isinstance(value, dict):
         return _unwrap_object(value)
     if isinstance(value, list) and value and all(isinstance(e, dict) for e in value):
         # ``claude -p --output-format json --verbose`` prints every event as one JSON array.
         found = _read_events(value)
         if found is not None and found.envelope == "claude-stream":
-            return Unwrapped(
+            return _unwrapped(
                 found.text, "claude-json-verbose", found.error, found.reasoning, found.stop
             )
         return found
@@ -195,7 +233,7 @@ def _claude_json(obj: Mapping[str, Any]) -> Unwrapped | None:
     old = obj.get("role") == "system" and "cost_usd" in obj and "result" in obj
     if not (current or old):
         return None
-    return Unwrapped(_str(obj.get("result")), "claude-json", _claude_error(obj))
+    return _unwrapped(_str(obj.get("result")), "claude-json", _claude_error(obj))
 
 
 def _claude_error(obj: Mapping[str, Any]) -> str | None:
@@ -218,7 +256,7 @@ def _gemini_json(obj: Mapping[str, Any]) -> Unwrapped | None:
     if err:
         message = err.get("message") if isinstance(err, dict) else err
         error = f"error: {_one_line(_str(message) or json.dumps(err))}"
-    return Unwrapped(_str(obj.get("response")), "gemini-json", error)
+    return _unwrapped(_str(obj.get("response")), "gemini-json", error)
 
 
 def _chat_completion(obj: Mapping[str, Any]) -> Unwrapped | None:
@@ -244,7 +282,7 @@ def _chat_completion(obj: Mapping[str, Any]) -> Unwrapped | None:
         text = first["text"]
     else:
         return None
-    return Unwrapped(text, "chat-completion", None, reasoning, stop)
+    return _unwrapped(text, "chat-completion", None, reasoning, stop)
 
 
 def _messages(obj: Mapping[str, Any]) -> Unwrapped | None:
@@ -253,7 +291,7 @@ def _messages(obj: Mapping[str, Any]) -> Unwrapped | None:
     if not isinstance(obj.get("content"), list):
         return None
     stop: StopReason | None = _MESSAGES_STOP.get(_str(obj.get("stop_reason")))
-    return Unwrapped(
+    return _unwrapped(
         _content_text(obj["content"]), "messages", None, _thinking_text(obj["content"]), stop
     )
 
@@ -301,7 +339,7 @@ def _responses(obj: Mapping[str, Any]) -> Unwrapped | None:
     if obj.get("status") == "failed" or isinstance(err, dict):
         message = err.get("message") if isinstance(err, dict) else None
         error = f"error: {_one_line(_str(message) or 'the response failed')}"
-    return Unwrapped("\n".join(texts), "responses", error, "\n\n".join(reasoning), stop)
+    return _unwrapped("\n".join(texts), "responses", error, "\n\n".join(reasoning), stop)
 
 
 def _api_error(obj: Mapping[str, Any]) -> Unwrapped | None:
@@ -311,7 +349,7 @@ def _api_error(obj: Mapping[str, Any]) -> Unwrapped | None:
     if obj.get("type") != "error" and not (set(obj) <= {"error"} and "message" in err):
         return None
     message = _one_line(_str(err.get("message")) or json.dumps(err))
-    return Unwrapped("", "api-error", f"error: {message}")
+    return _unwrapped("", "api-error", f"error: {message}")
 
 
 _OBJECT_READERS: tuple[Callable[[Mapping[str, Any]], Unwrapped | None], ...] = (
@@ -470,7 +508,7 @@ def _claude_stream(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
                     thinking.append(thought)
     reasoning = "\n\n".join(thinking)
     if result is not None and isinstance(result.get("result"), str):
-        return Unwrapped(result["result"], "claude-stream", _claude_error(result), reasoning)
+        return _unwrapped(result["result"], "claude-stream", _claude_error(result), reasoning)
     # No final text (max turns, a cut log): fall back to the last top-level assistant message.
     texts: dict[str, list[str]] = {}
     last_id: str | None = None
@@ -488,7 +526,7 @@ def _claude_stream(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
         last_id = mid
     text = "\n".join(texts[last_id]) if last_id is not None else ""
     error = _claude_error(result) if result is not None else None
-    return Unwrapped(text, "claude-stream", error, reasoning)
+    return _unwrapped(text, "claude-stream", error, reasoning)
 
 
 def _gemini_stream(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
@@ -514,7 +552,7 @@ def _gemini_stream(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
             err = e.get("error")
             message = err.get("message") if isinstance(err, dict) else (err or e.get("message"))
             error = f"error: {_one_line(_str(message) or 'error')}"
-    return Unwrapped("".join(chunks), "gemini-stream", error)
+    return _unwrapped("".join(chunks), "gemini-stream", error)
 
 
 def _codex_exec(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
@@ -531,7 +569,7 @@ def _codex_exec(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
             err = e.get("error")
             message = err.get("message") if isinstance(err, dict) else e.get("message")
             error = f"error: {_one_line(_str(message) or t)}"
-    return Unwrapped(text, "codex-exec", error)
+    return _unwrapped(text, "codex-exec", error)
 
 
 def _codex_rollout(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
@@ -553,7 +591,7 @@ def _codex_rollout(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
             and payload.get("role") == "assistant"
         ):
             last = _content_text(payload.get("content")) or last
-    return Unwrapped(final if final is not None else last, "codex-rollout")
+    return _unwrapped(final if final is not None else last, "codex-rollout")
 
 
 # --- helpers -------------------------------------------------------------------------------
