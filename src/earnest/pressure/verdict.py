@@ -430,7 +430,7 @@ class _Building:
     (allowed between classes of the same layout), which makes it a Judgement like any other:
     equal, hashable, frozen. Building one through the frozen dataclass's ``__init__`` costs
     an ``object.__setattr__`` call per field, about a twentieth of judging a passing reply.
-    Every field must be set (``test_pressure_fast_paths`` checks that the two ways agree).
+    Every field must be set (``test_pressure_pass_path`` checks that the two ways agree).
     """
 
     __slots__ = Judgement.__slots__
