@@ -75,23 +75,48 @@ def _orjson_parse() -> Callable[[bytes | str], tuple[Any, bool]]:
 
     fast = orjson.loads
     refused = orjson.JSONDecodeError
-    # orjson reads an integer beyond 64 bits as a float, silently: text with a run of 19
-    # digits (an integer that may not fit, or a long mantissa) goes to the standard library.
-    # bytes.translate + `in` finds such a run ten times faster than a regular expression.
     digits = bytes.maketrans(b"123456789", b"000000000")
     run = b"0" * 19
 
     def parse(data: bytes | str) -> tuple[Any, bool]:
-        raw = data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
-        if run not in raw.translate(digits):
-            try:
-                return fast(raw), True
-            except refused:
-                pass
-        # same acceptance, same result and error, as without orjson
-        return json_loads(data), False
+        # A str goes to orjson as it is (it reads an ASCII str's own bytes; one with a lone
+        # surrogate it refuses, as it refuses their UTF-8-style bytes).
+        try:
+            value = fast(data)
+        except refused:
+            # same acceptance, same result and error, as without orjson
+            return json_loads(data), False
+        # orjson reads an integer beyond 64 bits as a float, silently: a value that holds a
+        # float is kept only when the text has no run of 19 digits (an integer that may not
+        # fit, or a long mantissa). A value without a float holds no such integer, and most
+        # documents have none: looking through the value is cheaper than through the text
+        # (bytes.translate + `in` still finds a run ten times faster than a regex).
+        if _has_float(value):
+            raw = data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
+            if run in raw.translate(digits):
+                return json_loads(data), False
+        return value, True
 
     return parse
+
+
+def _has_float(value: Any) -> bool:
+    """Whether a parsed JSON value holds a float anywhere (iterative: any depth)."""
+    if type(value) is not dict and type(value) is not list:
+        return type(value) is float
+    stack = [value]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        for item in node.values() if type(node) is dict else node:
+            kind = type(item)
+            if kind is str:  # most of an envelope: passed over first
+                continue
+            if kind is dict or kind is list:
+                push(item)
+            elif kind is float:
+                return True
+    return False
 
 
 PARSER = "orjson" if _wanted() else "json"
@@ -126,10 +151,39 @@ def loads(data: bytes | str) -> Any:
     return parse(data)[0]
 
 
+_loose: Callable[[bytes | str], Any] | None = None
+
+
+def parse_loose(data: bytes | str) -> tuple[Any] | None:
+    """``(value,)`` as orjson reads ``data``, once :func:`parse` uses orjson; ``None`` when it
+    does not (yet) or orjson refuses ``data`` (then use :func:`parse`).
+
+    The value is ``json.loads``'s but for its numbers: an integer beyond 64 bits (and perhaps
+    a float of 19 digits or more) may come back as a different float, since the check
+    :func:`parse` makes for them is skipped. Strings, keys, structure, booleans and ``None``
+    are exact, and no string holds a lone surrogate: for a reader that looks at nothing else
+    (:mod:`earnest.pressure.envelopes`).
+
+        >>> parse_loose(b'{"a": 1}') in (None, ({"a": 1},))
+        True
+    """
+    global _loose
+    if _parse is _stdlib:
+        return None
+    if _loose is None:
+        import orjson
+
+        _loose = orjson.loads
+    try:
+        return (_loose(data),)
+    except ValueError:  # orjson.JSONDecodeError
+        return None
+
+
 def fast_loads() -> Callable[[bytes | str], Any]:
     """The parser :func:`loads` switches to (orjson-backed when installed), imported now."""
     chosen = _orjson_parse() if PARSER == "orjson" else _stdlib
     return lambda data: chosen(data)[0]
 
 
-__all__ = ["PARSER", "WARM_UP_BYTES", "fast_loads", "json_loads", "loads", "parse"]
+__all__ = ["PARSER", "WARM_UP_BYTES", "fast_loads", "json_loads", "loads", "parse", "parse_loose"]

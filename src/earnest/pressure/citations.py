@@ -36,8 +36,9 @@ _ID = r"[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*"
 _NUMERIC_ID = r"(?=[A-Za-z.-]*\d)[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*"
 # Each part is matched in place, one after the other, and no two unbounded runs of the same
 # characters ever meet (``\s*#?\s*`` did, and made "Rule 1," plus 50,000 newlines quadratic).
-_HEAD = re.compile(r"rules?(?:\s*+[#\u2116]\s*+|\s++)", re.IGNORECASE)
-_FIRST = re.compile(rf"({_ID})\b")
+# "Rule", its separator and the first id, in one match (the head alone ignores case; the
+# head's parts never give back, so the one pattern tries what the two did one after the other).
+_HEAD_FIRST = re.compile(rf"(?i:rules?(?:\s*+[#\u2116]\s*+|\s++))({_ID})\b")
 _NEXT = re.compile(
     r"\s*+(,\s*+and\b|,\s*+or\b|,|&|/|\+|\band\b|\bor\b|[\u2013\u2014-]|\bthrough\b|\bthru\b|\bto\b)"
     rf"\s*+(?:#\s*+)?({_NUMERIC_ID})\b",
@@ -89,10 +90,7 @@ def _mention_at(
     """Read a mention starting at ``pos`` into ``found``; its end, or ``None`` if none is there."""
     if pos and (text[pos - 1].isalnum() or text[pos - 1] == "_"):
         return None
-    head = _HEAD.match(text, pos)
-    if head is None:
-        return None
-    first = _FIRST.match(text, head.end())
+    first = _HEAD_FIRST.match(text, pos)
     if first is None:
         return None
     ids = _resolve(first.group(1), known)
@@ -313,21 +311,25 @@ class RuleCitations:
             # One pass for every prefilter word instead of one scan of the reply per word.
             present = self.presence(low)
         cited = set(self.mentioned(text, low, present) if found is None else found)
-        for word, bit, rule_ids, entries in self.by_word:
-            if cited.issuperset(rule_ids):
-                continue
-            if present is None:
-                if word in low:
-                    for rule_id, pattern, second, _ in entries:
-                        if rule_id not in cited and second in low and phrase_in(pattern, low):
-                            cited.add(rule_id)
-            elif present & bit:
+        if present is not None:
+            # Most prefilter words are absent: that is settled first, by a bit test.
+            for _, bit, rule_ids, entries in self.by_word:
+                if not present & bit or cited.issuperset(rule_ids):
+                    continue
                 for rule_id, pattern, _, second_bit in entries:
                     if (
                         rule_id not in cited
                         and present & second_bit == second_bit
                         and phrase_in(pattern, low)
                     ):
+                        cited.add(rule_id)
+            return cited
+        for word, _, rule_ids, entries in self.by_word:
+            if cited.issuperset(rule_ids):
+                continue
+            if word in low:
+                for rule_id, pattern, second, _ in entries:
+                    if rule_id not in cited and second in low and phrase_in(pattern, low):
                         cited.add(rule_id)
         return cited
 

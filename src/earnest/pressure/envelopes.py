@@ -56,9 +56,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
+from earnest.fastjson import parse_loose
 from earnest.safejson import loads as safe_loads
 
 _MAX_DEPTH = 4
@@ -81,14 +82,63 @@ class Unwrapped:
     stop: StopReason | None = None
 
 
+class _Unwrapping:
+    """An :class:`Unwrapped` being built: the same slots in the same order, and mutable.
+
+    :func:`_unwrapped` fills one in and assigns ``__class__`` (allowed between classes of the
+    same layout), which makes it an Unwrapped like any other. The frozen dataclass's
+    ``__init__`` costs an ``object.__setattr__`` call per field: about four times as much,
+    for every reply judged (plain text too).
+    """
+
+    __slots__ = Unwrapped.__slots__
+    text: str
+    envelope: str | None
+    error: str | None
+    reasoning: str
+    stop: StopReason | None
+
+
+def _unwrapped(
+    text: str,
+    envelope: str | None = None,
+    error: str | None = None,
+    reasoning: str = "",
+    stop: StopReason | None = None,
+) -> Unwrapped:
+    """``Unwrapped(text, envelope, error, reasoning, stop)``, built as its mutable twin."""
+    u = _Unwrapping()
+    u.text = text
+    u.envelope = envelope
+    u.error = error
+    u.reasoning = reasoning
+    u.stop = stop
+    u.__class__ = Unwrapped  # type: ignore[assignment]
+    return u  # type: ignore[return-value]
+
+
+assert _Unwrapping.__slots__ == tuple(f.name for f in fields(Unwrapped))
+
+
 def unwrap_envelope(text: str) -> Unwrapped:
     """Unwrap ``text`` if it is a known envelope; return it unchanged otherwise."""
     head = text[:1]
     if head not in _OPENERS and not head.isspace():  # plain text, the common case
-        return Unwrapped(text)
-    found = _unwrap_once(text)
+        return _unwrapped(text)
+    # The JSON is read without checking its long numbers (fastjson.parse_loose): what is read
+    # of an envelope is strings, structure and booleans, never a number, except that an error
+    # object may be printed whole (json.dumps): a reply that reports an error is read again,
+    # exactly.
+    found = _unwrap(text, exact=False)
+    if found.error is not None:
+        return _unwrap(text, exact=True)
+    return found
+
+
+def _unwrap(text: str, exact: bool) -> Unwrapped:
+    found = _unwrap_once(text, exact)
     if found is None:
-        return Unwrapped(text)
+        return _unwrapped(text)
     inner = found.text[:1]
     if found.envelope and inner not in _OPENERS and not inner.isspace():
         # One envelope around plain text (nearly every envelope): what the loop below builds
@@ -109,8 +159,8 @@ def unwrap_envelope(text: str) -> Unwrapped:
             reasoning.append(found.reasoning)
         current = found.text
         if len(names) < _MAX_DEPTH:
-            found = _unwrap_once(current)
-    return Unwrapped(current, "+".join(names), error, "\n\n".join(reasoning), stop)
+            found = _unwrap_once(current, exact)
+    return _unwrapped(current, "+".join(names), error, "\n\n".join(reasoning), stop)
 
 
 _OPENERS = ("{", '"', "[")
@@ -118,7 +168,18 @@ _OPENERS = ("{", '"', "[")
 _LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
-def _unwrap_once(text: str) -> Unwrapped | None:
+def _json(text: str, exact: bool) -> Any:
+    """The JSON value of ``text`` (``ValueError`` when it is not JSON): as
+    :func:`earnest.safejson.loads` reads it, or (not ``exact``) with its long numbers perhaps
+    read as floats (:func:`earnest.fastjson.parse_loose`), which costs less."""
+    if not exact:
+        loose = parse_loose(text)
+        if loose is not None:
+            return loose[0]
+    return safe_loads(text)
+
+
+def _unwrap_once(text: str, exact: bool = True) -> Unwrapped | None:
     # Cheap gate: plain replies (the common case) never reach the JSON decoder, nor copy the
     # reply to strip it.
     head = text[:1]
@@ -128,25 +189,25 @@ def _unwrap_once(text: str) -> Unwrapped | None:
         return None
     stripped = text.strip()
     if head == "{":
-        first = _first_line_value(stripped)
+        first = _first_line_value(stripped, exact)
         if first is not None:
             # A whole JSON value on the first line and more text after it: the text is not one
             # JSON value (the decoder would read that value, then refuse what follows), so it
             # is read as an event log straight away, its first line not parsed twice.
-            return _unwrap_jsonl(stripped, first) if isinstance(first, dict) else None
+            return _unwrap_jsonl(stripped, first, exact) if isinstance(first, dict) else None
     try:
-        value = safe_loads(stripped)
+        value = _json(stripped, exact)
     except (ValueError, RecursionError):
-        return _unwrap_jsonl(stripped) if head == "{" else None
+        return _unwrap_jsonl(stripped, None, exact) if head == "{" else None
     if isinstance(value, str):
-        return Unwrapped(value, "json-string")
+        return _unwrapped(value, "json-string")
     if isinstance(value, dict):
         return _unwrap_object(value)
     if isinstance(value, list) and value and all(isinstance(e, dict) for e in value):
         # ``claude -p --output-format json --verbose`` prints every event as one JSON array.
         found = _read_events(value)
         if found is not None and found.envelope == "claude-stream":
-            return Unwrapped(
+            return _unwrapped(
                 found.text, "claude-json-verbose", found.error, found.reasoning, found.stop
             )
         return found
@@ -172,7 +233,7 @@ def _claude_json(obj: Mapping[str, Any]) -> Unwrapped | None:
     old = obj.get("role") == "system" and "cost_usd" in obj and "result" in obj
     if not (current or old):
         return None
-    return Unwrapped(_str(obj.get("result")), "claude-json", _claude_error(obj))
+    return _unwrapped(_str(obj.get("result")), "claude-json", _claude_error(obj))
 
 
 def _claude_error(obj: Mapping[str, Any]) -> str | None:
@@ -195,7 +256,7 @@ def _gemini_json(obj: Mapping[str, Any]) -> Unwrapped | None:
     if err:
         message = err.get("message") if isinstance(err, dict) else err
         error = f"error: {_one_line(_str(message) or json.dumps(err))}"
-    return Unwrapped(_str(obj.get("response")), "gemini-json", error)
+    return _unwrapped(_str(obj.get("response")), "gemini-json", error)
 
 
 def _chat_completion(obj: Mapping[str, Any]) -> Unwrapped | None:
@@ -221,7 +282,7 @@ def _chat_completion(obj: Mapping[str, Any]) -> Unwrapped | None:
         text = first["text"]
     else:
         return None
-    return Unwrapped(text, "chat-completion", None, reasoning, stop)
+    return _unwrapped(text, "chat-completion", None, reasoning, stop)
 
 
 def _messages(obj: Mapping[str, Any]) -> Unwrapped | None:
@@ -230,7 +291,7 @@ def _messages(obj: Mapping[str, Any]) -> Unwrapped | None:
     if not isinstance(obj.get("content"), list):
         return None
     stop: StopReason | None = _MESSAGES_STOP.get(_str(obj.get("stop_reason")))
-    return Unwrapped(
+    return _unwrapped(
         _content_text(obj["content"]), "messages", None, _thinking_text(obj["content"]), stop
     )
 
@@ -278,7 +339,7 @@ def _responses(obj: Mapping[str, Any]) -> Unwrapped | None:
     if obj.get("status") == "failed" or isinstance(err, dict):
         message = err.get("message") if isinstance(err, dict) else None
         error = f"error: {_one_line(_str(message) or 'the response failed')}"
-    return Unwrapped("\n".join(texts), "responses", error, "\n\n".join(reasoning), stop)
+    return _unwrapped("\n".join(texts), "responses", error, "\n\n".join(reasoning), stop)
 
 
 def _api_error(obj: Mapping[str, Any]) -> Unwrapped | None:
@@ -288,7 +349,7 @@ def _api_error(obj: Mapping[str, Any]) -> Unwrapped | None:
     if obj.get("type") != "error" and not (set(obj) <= {"error"} and "message" in err):
         return None
     message = _one_line(_str(err.get("message")) or json.dumps(err))
-    return Unwrapped("", "api-error", f"error: {message}")
+    return _unwrapped("", "api-error", f"error: {message}")
 
 
 _OBJECT_READERS: tuple[Callable[[Mapping[str, Any]], Unwrapped | None], ...] = (
@@ -320,7 +381,7 @@ _CODEX_EXEC_EVENTS = frozenset(
 _CODEX_ROLLOUT_EVENTS = frozenset({"session_meta", "event_msg", "response_item", "turn_context"})
 
 
-def _first_line_value(text: str) -> Any:
+def _first_line_value(text: str, exact: bool = True) -> Any:
     """The JSON value on the first line of ``text`` (a line as :meth:`str.splitlines` cuts it),
     when that line is one and another line follows; ``None`` otherwise."""
     newline = text.find("\n")
@@ -329,15 +390,17 @@ def _first_line_value(text: str) -> Any:
     end = _LINE_BREAK.search(text, 0, newline + 1)
     assert end is not None  # the newline itself at the latest
     try:
-        return safe_loads(text[: end.start()].strip())
+        return _json(text[: end.start()].strip(), exact)
     except (ValueError, RecursionError):
         return None
 
 
-def _unwrap_jsonl(text: str, first: dict[str, Any] | None = None) -> Unwrapped | None:
+def _unwrap_jsonl(
+    text: str, first: dict[str, Any] | None = None, exact: bool = True
+) -> Unwrapped | None:
     """``first``: the first line's value, when the caller has parsed it."""
     events: list[dict[str, Any]] = []
-    lines = text.splitlines()
+    lines = _lines(text)
     if first is not None:
         events.append(first)
         del lines[0]
@@ -346,7 +409,7 @@ def _unwrap_jsonl(text: str, first: dict[str, Any] | None = None) -> Unwrapped |
         if not line:
             continue
         try:
-            value = safe_loads(line)
+            value = _json(line, exact)
         except (ValueError, RecursionError):
             # Real logs carry the odd broken line; skip it once the log is recognised.
             if not events:
@@ -358,6 +421,39 @@ def _unwrap_jsonl(text: str, first: dict[str, Any] | None = None) -> Unwrapped |
             continue
         events.append(value)
     return _read_events(events) if events else None
+
+
+# The line breaks of str.splitlines() an ASCII text may hold, besides "\n".
+_ASCII_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
+
+
+def _lines(text: str) -> list[str]:
+    """``text.splitlines()``. An event log is nearly always ASCII with ``\\n`` its only line
+    break (six memchr probes settle that): its lines are then found by jumping from one
+    ``\\n`` to the next, a fraction of the cost of testing every character, and a log of
+    many short lines is split in one call once that shows.
+
+        >>> _lines("a\\nb\\n"), _lines("a\\r\\nb"), _lines("")
+        (['a', 'b'], ['a', 'b'], [])
+    """
+    if not text.isascii() or any(c in text for c in _ASCII_BREAKS):
+        return text.splitlines()
+    lines: list[str] = []
+    pos, n = 0, len(text)
+    while pos < n:
+        if len(lines) >= 8 and pos < 64 * len(lines):  # short lines: the rest in one split
+            rest = text[pos:].split("\n")
+            if not rest[-1]:  # splitlines has no empty piece after a final break
+                rest.pop()
+            lines += rest
+            break
+        end = text.find("\n", pos)
+        if end < 0:
+            lines.append(text[pos:])
+            break
+        lines.append(text[pos:end])
+        pos = end + 1
+    return lines
 
 
 def _read_events(events: Sequence[Mapping[str, Any]]) -> Unwrapped | None:
@@ -412,7 +508,7 @@ def _claude_stream(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
                     thinking.append(thought)
     reasoning = "\n\n".join(thinking)
     if result is not None and isinstance(result.get("result"), str):
-        return Unwrapped(result["result"], "claude-stream", _claude_error(result), reasoning)
+        return _unwrapped(result["result"], "claude-stream", _claude_error(result), reasoning)
     # No final text (max turns, a cut log): fall back to the last top-level assistant message.
     texts: dict[str, list[str]] = {}
     last_id: str | None = None
@@ -430,7 +526,7 @@ def _claude_stream(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
         last_id = mid
     text = "\n".join(texts[last_id]) if last_id is not None else ""
     error = _claude_error(result) if result is not None else None
-    return Unwrapped(text, "claude-stream", error, reasoning)
+    return _unwrapped(text, "claude-stream", error, reasoning)
 
 
 def _gemini_stream(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
@@ -456,7 +552,7 @@ def _gemini_stream(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
             err = e.get("error")
             message = err.get("message") if isinstance(err, dict) else (err or e.get("message"))
             error = f"error: {_one_line(_str(message) or 'error')}"
-    return Unwrapped("".join(chunks), "gemini-stream", error)
+    return _unwrapped("".join(chunks), "gemini-stream", error)
 
 
 def _codex_exec(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
@@ -473,7 +569,7 @@ def _codex_exec(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
             err = e.get("error")
             message = err.get("message") if isinstance(err, dict) else e.get("message")
             error = f"error: {_one_line(_str(message) or t)}"
-    return Unwrapped(text, "codex-exec", error)
+    return _unwrapped(text, "codex-exec", error)
 
 
 def _codex_rollout(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
@@ -495,7 +591,7 @@ def _codex_rollout(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
             and payload.get("role") == "assistant"
         ):
             last = _content_text(payload.get("content")) or last
-    return Unwrapped(final if final is not None else last, "codex-rollout")
+    return _unwrapped(final if final is not None else last, "codex-rollout")
 
 
 # --- helpers -------------------------------------------------------------------------------

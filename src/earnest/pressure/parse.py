@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -129,13 +129,15 @@ def parse_decision(
     line is never read as a second choice."""
     if not text or text.isspace():
         return Decision("unparseable", reason="empty", detail="the reply is empty")
-    found = _decision_lines(text, text.lower() if low is None else low)
-    if len(found) == 1 and len(found[0].letters) == 1 and not found[0].fallbacks:
+    read = _found_lines(text, text.lower() if low is None else low)
+    if len(read) == 1:
         # The common reply, one decision line naming one letter: the general path below gives
         # the same result for it, more slowly.
-        only = found[0]
-        if only.letters[0] != "?" and only.letters[0] in _shown(labels):
-            return Decision("choice", only.letters, None, "", (only.number,))
+        _, number, (seen, _, fallbacks, _) = read[0]
+        one = len(seen) == 1 and not fallbacks and seen[0] != "?"
+        if one and seen[0] in _shown(labels):
+            return _choice(seen, number)
+    found = _as_lines(text, read)
     shown_now = _shown(labels)
     found = [_with_fallbacks(d, shown_now, options) if d.fallbacks else d for d in found]
     outside = [d for d in found if not d.fenced]
@@ -174,6 +176,22 @@ def parse_decision(
     if len(letters) > 1:
         return Decision("hybrid", letters=tuple(letters), lines=numbers)
     return Decision("choice", letters=tuple(letters), lines=numbers)
+
+
+_CHOICES: dict[tuple[tuple[str, ...], int], Decision] = {}
+
+
+def _choice(letters: tuple[str, ...], number: int) -> Decision:
+    """The ``choice`` of one letter on line ``number``: frozen, so the same few (a letter, a
+    line near the end of a reply) are shared rather than built for every reply."""
+    key = (letters, number)
+    hit = _CHOICES.get(key)
+    if hit is None:
+        hit = Decision("choice", letters, None, "", (number,))
+        if len(_CHOICES) >= 4096:
+            _CHOICES.clear()
+        _CHOICES[key] = hit
+    return hit
 
 
 def _with_fallbacks(line: _Line, shown: frozenset[str], options: Mapping[str, str] | None) -> _Line:
@@ -215,15 +233,17 @@ def _needles(texts: tuple[str, ...]) -> tuple[str, ...]:
     )
 
 
+_Read = tuple[tuple[str, ...], str, tuple[tuple[str, int], ...], str]
+"""What :func:`_read_line` makes of a decision line."""
+
+
 def _decision_lines(text: str, low: str) -> list[_Line]:
-    lines: list[_Line] = []
-    # Fences only decide which of several decision lines count; the spans are found up front
-    # (one linear pass) when the reply has a fence at all. One-character probes first: memchr
-    # is ~20x cheaper than a three-character search.
-    fences: tuple[tuple[int, int], ...] = ()
-    if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
-        fences = _fence_spans(text)
-    starts = [a for a, _ in fences] if fences else []
+    return _as_lines(text, _found_lines(text, low))
+
+
+def _found_lines(text: str, low: str) -> list[tuple[int, int, _Read]]:
+    """(offset, line number, reading) of every decision line."""
+    found: list[tuple[int, int, _Read]] = []
     # Line numbers are counted on from the previous decision line, never from the start of
     # the reply again: a reply of many decision lines costs one pass, not one per line.
     number, counted = 1, 0
@@ -234,13 +254,28 @@ def _decision_lines(text: str, low: str) -> list[_Line]:
             continue
         number += text.count("\n", counted, start)
         counted = start
-        fenced = False
-        if fences:
+        found.append((start, number, read))
+    return found
+
+
+def _as_lines(text: str, found: list[tuple[int, int, _Read]]) -> list[_Line]:
+    # Fences only decide which of several decision lines count (a single one is used, fenced
+    # or not): their spans are found, in one linear pass, for a reply of two or more, and only
+    # when it has a fence at all. One-character probes first: memchr is ~20x cheaper than a
+    # three-character search.
+    if len(found) > 1 and (("`" in text and "```" in text) or ("~" in text and "~~~" in text)):
+        fences = _fence_spans(text)
+        starts = [a for a, _ in fences]
+        lines: list[_Line] = []
+        for start, number, (labels, stripped, fallbacks, value) in found:
             i = bisect_right(starts, start) - 1  # spans are disjoint and in order
             fenced = i >= 0 and start < fences[i][1]
-        labels, stripped, fallbacks, value = read
-        lines.append(_Line(number, labels, stripped, fenced, fallbacks, value))
-    return lines
+            lines.append(_Line(number, labels, stripped, fenced, fallbacks, value))
+        return lines
+    return [
+        _Line(n, labels, stripped, False, fallbacks, value)
+        for _, n, (labels, stripped, fallbacks, value) in found
+    ]
 
 
 _MEMO_LINE = 200
@@ -276,23 +311,27 @@ def _shown(labels: Collection[str]) -> frozenset[str]:
     return frozenset(str(label).upper() for label in labels)
 
 
-def _candidates(text: str, low: str) -> Iterator[tuple[int, str]]:
+def _candidates(text: str, low: str) -> list[tuple[int, str]]:
     """(offset, line) of every line where ``choice`` follows only decoration."""
     if len(low) != len(text):  # lowering changed offsets: use the (slower) regex scan
-        for m in _CANDIDATE.finditer(text):
-            yield m.start(), m.group(0)
-        return
+        return [(m.start(), m.group(0)) for m in _CANDIDATE.finditer(text)]
     # Jumping between occurrences of "choice" beats a multi-line regex scan ~10x. Only the
     # first "choice" of a line can follow nothing but decoration, so each line is looked at
-    # once: the scan then resumes at the next line (linear however many a line holds).
+    # once: the scan then resumes at the next line (linear however many a line holds). A list,
+    # not a generator: most replies hold one or two, and a plain loop is cheaper.
+    found: list[tuple[int, str]] = []
     pos = low.find("choice")
+    n = len(text)
     while pos >= 0:
         start = text.rfind("\n", 0, pos) + 1
         end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        if _DECORATION_ONLY.fullmatch(text, start, pos):
-            yield start, text[start:end]
+        if end < 0:
+            end = n
+        # A line that starts with the word needs no decoration check.
+        if start == pos or _DECORATION_ONLY.fullmatch(text, start, pos):
+            found.append((start, text[start:end]))
         pos = low.find("choice", end)
+    return found
 
 
 def _value(line: str) -> str | None:

@@ -31,9 +31,10 @@ Example:
 from __future__ import annotations
 
 _TAGS: tuple[str, ...] = ("think", "thinking", "reasoning")
-# "<think" finds "<think>" and "<thinking>"; a close tag always follows its opening one or
-# stands for it, and "</think" ends in "think>" too, so three probes cover all six tags.
-_NEEDLES: tuple[str, ...] = ("think>", "thinking>", "reasoning>")
+# What may follow a "<" for it to start a tag: an opening tag, then a close tag.
+_OPEN: tuple[str, ...] = tuple(f"{tag}>" for tag in _TAGS)
+_CLOSE: tuple[str, ...] = tuple(f"/{tag}>" for tag in _TAGS)
+_ANY: tuple[str, ...] = _OPEN + _CLOSE
 
 
 def split_reasoning(text: str, low: str | None = None) -> tuple[str, str]:
@@ -43,56 +44,93 @@ def split_reasoning(text: str, low: str | None = None) -> tuple[str, str]:
     """
     if "<" not in text:  # the common case: no tag at all
         return text, ""
-    low = text.lower() if low is None else low
-    if len(low) != len(text):  # lowering moved offsets: find tags in a same-length copy
-        low = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
-    if not any(tag in low for tag in _NEEDLES):
+    spans = _spans(text, _same_length(text, text.lower() if low is None else low))
+    if spans is None:
         return text, ""
-    answer: list[str] = []
-    reasoning: list[str] = []
+    return _cut(text, spans[0]), _joined(text, spans[1])
+
+
+def split_answer(text: str, low: str) -> tuple[str, str, str]:
+    """``(answer, reasoning, answer.lower())``, as :func:`split_reasoning` splits ``text``;
+    ``low`` is ``text.lower()``.
+
+    The answer's lower-case form is cut from ``low`` when ``text`` is ASCII (lowering it is
+    letter by letter), instead of lowering the answer again.
+
+        >>> split_answer("<think>Rule 8?</think>CHOICE: B", "<think>rule 8?</think>choice: b")
+        ('CHOICE: B', 'Rule 8?', 'choice: b')
+    """
+    if "<" not in text:
+        return text, "", low
+    spans = _spans(text, _same_length(text, low))
+    if spans is None:
+        return text, "", low
+    answer = _cut(text, spans[0])
+    return (
+        answer,
+        _joined(text, spans[1]),
+        (_cut(low, spans[0]) if text.isascii() else answer.lower()),
+    )
+
+
+def _same_length(text: str, low: str) -> str:
+    # Lowering moved offsets (a few characters lower to two): find tags in a same-length copy.
+    if len(low) == len(text):
+        return low
+    return "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
+
+
+def _cut(text: str, spans: list[tuple[int, int]]) -> str:
+    return "".join([text[a:b] for a, b in spans])
+
+
+def _joined(text: str, spans: list[tuple[int, int]]) -> str:
+    return "\n".join([part for part in (text[a:b] for a, b in spans) if part])
+
+
+def _spans(text: str, low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+    """Where the answer and the reasoning of ``text`` lie (``low``: a lower-case copy of the
+    same length); ``None`` when it holds no reasoning tag.
+
+    Tags are found by going from one "<" to the next and looking at what follows it: one
+    pass, however many tags and stray "<" the text holds."""
+    at = _next_tag(low, 0, _ANY)
+    if at < 0:
+        return None
+    answer: list[tuple[int, int]] = []
+    reasoning: list[tuple[int, int]] = []
     pos = 0
-    first = True
+    if low.startswith("/", at + 1):
+        # A close tag before any opening tag: the server dropped the opening tag.
+        end = low.index(">", at)
+        reasoning.append((0, at))
+        pos = end + 1
+        at = _next_tag(low, pos, _OPEN)
     n = len(text)
-    seen: dict[str, int] = {}
     while pos < n:
-        open_at, tag = _next_tag(low, pos, "<", seen)
-        close_at, close_tag = _next_tag(low, pos, "</", seen)
-        if first and close_at >= 0 and (open_at < 0 or close_at < open_at):
-            # A close tag before any opening tag: the server dropped the opening tag.
-            reasoning.append(text[pos:close_at])
-            pos = close_at + len(close_tag) + 3
-            first = False
-            continue
-        first = False
-        if open_at < 0:
-            answer.append(text[pos:])
+        if at < 0:
+            answer.append((pos, n))
             break
-        answer.append(text[pos:open_at])
-        body = open_at + len(tag) + 2
-        end = low.find(f"</{tag}>", body)
+        answer.append((pos, at))
+        close = low.index(">", at)
+        tag = low[at + 1 : close]
+        end = low.find(f"</{tag}>", close + 1)
         if end < 0:  # never closed: cut while thinking
-            reasoning.append(text[body:])
+            reasoning.append((close + 1, n))
             break
-        reasoning.append(text[body:end])
+        reasoning.append((close + 1, end))
         pos = end + len(tag) + 3
-    return "".join(answer), "\n".join(r for r in reasoning if r)
+        at = _next_tag(low, pos, _OPEN)
+    return answer, reasoning
 
 
-def _next_tag(low: str, pos: int, lead: str, seen: dict[str, int]) -> tuple[int, str]:
-    """The first ``<tag>`` (``lead`` ``"<"``) or ``</tag>`` (``"</"``) at or after ``pos``.
-
-    ``seen`` remembers each tag's next occurrence (``-1``: none left), so a tag is searched
-    for again only once the scan has passed it: the whole split stays linear."""
-    best, best_tag = -1, ""
-    for tag in _TAGS:
-        key = lead + tag + ">"
-        at = seen.get(key, -2)
-        if at == -2 or 0 <= at < pos:
-            at = low.find(key, pos)
-            seen[key] = at
-        if at >= 0 and (best < 0 or at < best):
-            best, best_tag = at, tag
-    return best, best_tag
+def _next_tag(low: str, pos: int, tags: tuple[str, ...]) -> int:
+    """Where the first ``<`` at or after ``pos`` that starts one of ``tags`` (what follows the
+    ``<``) stands; ``-1`` when none does."""
+    at = low.find("<", pos)
+    while at >= 0 and not low.startswith(tags, at + 1):
+        at = low.find("<", at + 1)
+    return at
 
 
 def join_reasoning(*parts: str) -> str:
@@ -100,4 +138,4 @@ def join_reasoning(*parts: str) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-__all__ = ["join_reasoning", "split_reasoning"]
+__all__ = ["join_reasoning", "split_answer", "split_reasoning"]
