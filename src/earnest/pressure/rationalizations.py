@@ -34,11 +34,13 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import reduce
+from functools import cache, cached_property, reduce
 from itertools import chain, compress, count, repeat
-from operator import or_
+from operator import itemgetter, or_
+from types import ModuleType
+from typing import NamedTuple
 
 from earnest.pressure.models import Fixture, Rationalization
 
@@ -63,12 +65,24 @@ _STOP_WORDS_TEXT = """a about above after again against all also am an and any a
 STOP_WORDS: frozenset[str] = frozenset(_STOP_WORDS_TEXT.split())
 """English function words: they carry no excuse."""
 
+_OTHER_WHITESPACE = (
+    "\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+"""Every character ``str.isspace()`` holds but ``\\t``, ``\\n``, ``\\r`` and the space (a test checks
+the list against every code point)."""
+
 # Sentence ends become line breaks and other punctuation spaces: one character for one, and
 # never to or from a letter or digit (_Matcher's extra words rely on that).
 _TABLE = str.maketrans(
     {
         **{c: "\n" for c in ".!?;:"},
         **{c: " " for c in '"#$%&()*+,-/<=>@[\\]^_`{|}~\t\r—–…“”«»•·'},
+        # Every other whitespace character but the line break becomes a space too: a no-op for
+        # the words and sentences (str.split() splits at any of them, sentences end at "\n"
+        # alone), and it leaves " " and "\n" the only whitespace, which _Matcher's scan of the
+        # UTF-8 bytes relies on (a token starts after one of them; bytes.strip() sees them).
+        **{c: " " for c in _OTHER_WHITESPACE},
         "’": "'",
         "‘": "'",
     }
@@ -98,6 +112,37 @@ def _translate(low: str) -> str:
     return (
         low.encode("utf-8", "surrogatepass").translate(_BYTE_TABLE).decode("utf-8", "surrogatepass")
     )
+
+
+# The same wide keys as UTF-8, grouped by their first two bytes (most share one: E2 80), so a
+# text is searched once per group it cannot hold.
+_WIDE_GROUPS: tuple[tuple[bytes, tuple[tuple[bytes, bytes], ...]], ...] = tuple(
+    (
+        lead,
+        tuple(
+            (k.encode("utf-8"), v.encode("utf-8"))
+            for k, v in _WIDE_KEYS
+            if k.encode("utf-8")[:2] == lead
+        ),
+    )
+    for lead in sorted({k.encode("utf-8")[:2] for k, _ in _WIDE_KEYS})
+)
+
+
+def _translated_bytes(low: str) -> bytes:
+    """``_translate(low)`` as UTF-8 (lone surrogates passed through), without building the str.
+
+    A character is replaced in a text exactly where its UTF-8 bytes are replaced in the text's:
+    UTF-8 never starts a character inside another.
+    """
+    data = low.encode("utf-8", "surrogatepass")
+    if len(data) != len(low):
+        for lead, keys in _WIDE_GROUPS:
+            if lead in data:
+                for key, value in keys:
+                    if key in data:
+                        data = data.replace(key, value)
+    return data.translate(_BYTE_TABLE)
 
 
 _SUFFIXES: tuple[tuple[str, str], ...] = (
@@ -200,6 +245,50 @@ class _Excuse:
         )
 
 
+class _Scores(dict[int, float]):
+    """Words an excuse shares with a window (a mask within its words) → their weight
+    (:meth:`_Excuse.weight`) when they let it match at one threshold (:meth:`_Excuse.passes`),
+    else -1; worked out the first time they are looked up, so one C-level
+    ``map(scores.__getitem__, ...)`` judges many windows at once."""
+
+    def __init__(self, excuse: _Excuse, threshold: float) -> None:
+        super().__init__()
+        self.excuse = excuse
+        self.threshold = threshold
+
+    def __missing__(self, shared: int) -> float:
+        if len(self) > 65_536:  # a bound on memory: an excuse has few distinct subsets in use
+            self.clear()
+        excuse = self.excuse
+        score = excuse.weight(shared) if excuse.passes(shared, self.threshold) else -1.0
+        self[shared] = score
+        return score
+
+
+class _Scan(NamedTuple):
+    """A matcher's one-pass scanner: the search, and each pattern's bits."""
+
+    find: Callable[..., list[tuple[int, int, int]]]
+    """``find(data, overlapping=True)``: each hit as (pattern, start, end), in order of end."""
+    stem_bits: tuple[int, ...]
+    """Each pattern's excuse-word bits: the stems its prefix may start (0 for an extra word)."""
+    bits: tuple[int, ...]
+    """Each pattern's bit among the extra words, or its excuse-word bits shifted above those."""
+
+
+_PATTERN = itemgetter(0)
+
+
+@cache
+def _aho_corasick() -> ModuleType | None:
+    # Imported on first need; the fast extra (ahocorasick-rs) may not be installed.
+    try:
+        import ahocorasick_rs
+    except ImportError:
+        return None
+    return ahocorasick_rs
+
+
 class _TokenBits(dict[str, int]):
     """Raw token → the bit of the excuse word it stands for (``0`` for any other token), or'ed
     with the bits of the ``extra`` words it contains.
@@ -281,6 +370,7 @@ class _Matcher:
         self.sentence_bit = 1 << (self.word_shift + len(self.words))
         self.words_mask = (1 << len(self.words)) - 1
         self.classes = _TokenBits(self.bits, self.word_bits, {_MARK: self.sentence_bit})
+        self._by_threshold: dict[float, tuple[_Scores, ...]] = {}
 
     def match(
         self, reply: str, threshold: float, low: str | None = None
@@ -293,11 +383,28 @@ class _Matcher:
     ) -> tuple[tuple[RationalizationMatch, ...], int | None]:
         """The matches, and which of :attr:`words` occur in ``reply`` lower-cased, as a mask
         (bit ``i``: ``words[i]`` occurs); ``None`` when that was not worked out (no extra
-        words, or no excuse words to read the reply's tokens for)."""
+        words, or no excuse words to read the reply's tokens for).
+
+        With the ``fast`` extra the reply is scanned once for the words' prefixes
+        (:meth:`_match_scanned`); otherwise each of its tokens is read (:meth:`_match_tokens`).
+        Both give the same result on every reply.
+        """
         if not self.vocab:
             return (), None
         if not reply or reply.isspace():
             return (), 0 if self.words else None
+        # The scan skips windows that cannot reach the threshold, which is exact only for a
+        # positive one (at 0 an excuse with no window of enough shared words matches at 0.0).
+        scan = self._scan if threshold > 0 else None
+        if scan is None:
+            return self._match_tokens(reply, threshold, low)
+        return self._match_scanned(scan, reply, threshold, low)
+
+    def _match_tokens(
+        self, reply: str, threshold: float, low: str | None = None
+    ) -> tuple[tuple[RationalizationMatch, ...], int | None]:
+        """:meth:`match_words` by reading every token (the reference; stdlib only), for a
+        reply that is neither empty nor only whitespace."""
         text = _translate(reply.lower() if low is None else low)
         marked = _MARK not in text
         # Each token's excuse-word bit (0 for any other word; a token not seen before is
@@ -332,6 +439,175 @@ class _Matcher:
                 found.append(RationalizationMatch(excuse.index, excuse.text, score))
         found.sort(key=lambda m: (-m.score, m.index))
         return tuple(found), present
+
+    @cached_property
+    def _scan(self) -> _Scan | None:
+        """The one-pass scanner of :meth:`_match_scanned`, built on first use; ``None`` without
+        the ``fast`` extra."""
+        module = _aho_corasick()
+        if module is None:
+            return None
+        # Every token that stands for an excuse word starts, after its leading apostrophes, with
+        # the word's stem, or with the stem less its "y" when a longer word's "ies"/"ied" became
+        # it ("retries" -> "retry"): stem() only ever cuts a word's end and adds at most that
+        # "y". In the translated text a token starts after a space, a line break or an
+        # apostrophe (the scanned bytes open with a space): so those three prefixed to each
+        # stem's prefix find every such token, and a few more that the exact read then drops.
+        prefixes: dict[str, int] = {}
+        for word, bit in self.bits.items():
+            prefix = word[:-1] if len(word) > 3 and word.endswith("y") else word
+            prefixes[prefix] = prefixes.get(prefix, 0) | bit
+        patterns = [w.encode("utf-8", "surrogatepass") for w in self.words]
+        word_bits = [1 << i for i in range(len(self.words))]
+        stem_bits = [0] * len(self.words)
+        for prefix, bits in prefixes.items():
+            for start in " \n'":
+                patterns.append((start + prefix).encode("utf-8", "surrogatepass"))
+                word_bits.append(0)
+                stem_bits.append(bits)
+        shift = len(self.words)
+        combined = tuple(w | (b << shift) for w, b in zip(word_bits, stem_bits, strict=True))
+        automaton = module.BytesAhoCorasick(
+            patterns,
+            matchkind=module.MatchKind.Standard,
+            implementation=module.Implementation.DFA,
+        )
+        return _Scan(automaton.find_matches_as_indexes, tuple(stem_bits), combined)
+
+    def _match_scanned(
+        self, scan: _Scan, reply: str, threshold: float, low: str | None
+    ) -> tuple[tuple[RationalizationMatch, ...], int | None]:
+        """:meth:`match_words` from one Aho-Corasick pass over the reply's translated bytes
+        (the ``fast`` extra), for a reply that is neither empty nor only whitespace.
+
+        The pass finds each extra word (anywhere: the presence mask, exactly as the tokens
+        give it) and each token that may stand for an excuse word (its stem's prefix after a
+        space, a line break or an apostrophe). Those hits bound the words of the whole reply
+        and of each run of :attr:`span` sentences that hold a hit; a window of the reply never
+        holds more than one such run does. Windows are then read exactly, best bound first,
+        only while a bound can still beat the best exact score. Every bound holds the exact
+        words within it, a score only grows with the words, and a window below a positive
+        threshold cannot be the best of a matching excuse: the matches are exactly the tokens'.
+        """
+        data = b" " + _translated_bytes(reply.lower() if low is None else low)
+        hits = scan.find(data, overlapping=True)
+        # Each pattern's extra-word bit and excuse-word bits, or'ed over the patterns found.
+        found = reduce(or_, map(scan.bits.__getitem__, set(map(_PATTERN, hits))), 0)
+        present = found & self.words_mask if self.words else None
+        everything = found >> len(self.words)
+        if not everything:
+            return (), present
+        candidates = [
+            (e, scores)
+            for e, scores in zip(self.excuses, self._scores(threshold), strict=True)
+            if scores[everything & e.words] >= 0
+        ]
+        if not candidates:
+            return (), present
+        wanted = reduce(or_, (e.words for e, _ in candidates))
+        # The sentences that hold a hit of a candidate's words, in order: the words their hits
+        # may stand for, the first such hit's start and the sentence's end (its line break or
+        # the end of the data).
+        bounds: list[int] = []
+        firsts: list[int] = []
+        ends: list[int] = []
+        end = -1
+        stem_bits = scan.stem_bits
+        for pattern, start, _ in hits:
+            bits = stem_bits[pattern] & wanted
+            if not bits:
+                continue
+            # Hits come in order of their end, so each is in the last sentence found or a
+            # later one (its token starts at start + 1, after the space, break or apostrophe).
+            if start < end:
+                bounds[-1] |= bits
+                continue
+            end = data.find(b"\n", start + 1)
+            if end < 0:
+                end = len(data)
+            bounds.append(bits)
+            firsts.append(start)
+            ends.append(end)
+        # Runs of span such sentences: each window of the reply, whatever the sentences between
+        # them, holds the words of at most one run (the one from its first such sentence).
+        count = len(bounds)
+        span = self.span
+        runs = bounds
+        for k in range(1, min(span, count)):
+            runs = list(map(or_, runs, chain(bounds[k:], repeat(0, k))))
+
+        starts: dict[int, int] = {}
+        exact: dict[int, int] = {}
+        gaps: dict[int, int] = {}
+        classes = self.classes
+        vocab = self.vocab_mask
+
+        def start_of(k: int) -> int:
+            at = starts.get(k)
+            if at is None:
+                at = data.rfind(b"\n", ends[k - 1] if k else 0, firsts[k] + 1) + 1
+                starts[k] = at
+            return at
+
+        def words_of(k: int) -> int:
+            words = exact.get(k)
+            if words is None:
+                sentence = data[start_of(k) : ends[k]].decode("utf-8", "surrogatepass")
+                words = reduce(or_, map(classes.__getitem__, sentence.split()), 0) & vocab
+                exact[k] = words
+            return words
+
+        def gap(k: int) -> int:
+            # The sentences holding a token between hit sentences k and k + 1 (up to span - 1).
+            got = gaps.get(k)
+            if got is None:
+                after, before = ends[k] + 1, start_of(k + 1) - 1
+                between = data[after:before] if before > after else b""
+                got = 0
+                if between.strip():
+                    got = (
+                        1
+                        if span == 2
+                        else min(span - 1, sum(1 for part in between.split(b"\n") if part.strip()))
+                    )
+                gaps[k] = got
+            return got
+
+        matches: list[RationalizationMatch] = []
+        for excuse, scores in candidates:
+            bound = list(map(scores.__getitem__, map(excuse.words.__and__, runs)))
+            best = -1.0
+            # Best bound first; once no bound is above the best exact weight, none can beat it.
+            for i in sorted(range(count), key=bound.__getitem__, reverse=True):
+                if bound[i] <= best:
+                    break
+                # The window of the reply that opens at sentence i: the hit sentences that
+                # follow within span sentences that hold a token.
+                window = words_of(i)
+                place = 0
+                k = i
+                while k + 1 < count:
+                    place += 1 + gap(k)
+                    if place >= span:
+                        break
+                    k += 1
+                    window |= words_of(k)
+                best = max(best, scores[window & excuse.words])
+            if best >= 0:
+                matches.append(RationalizationMatch(excuse.index, excuse.text, best / excuse.total))
+        matches.sort(key=lambda m: (-m.score, m.index))
+        return tuple(matches), present
+
+    def _scores(self, threshold: float) -> tuple[_Scores, ...]:
+        """For each excuse, shared words → their weight if they let it match at ``threshold``,
+        else -1 (cached per threshold)."""
+        hit = self._by_threshold.get(threshold)
+        if hit is None:
+            if len(self._by_threshold) > 16:
+                self._by_threshold.clear()
+            hit = tuple(_Scores(e, threshold) for e in self.excuses)
+            self._by_threshold[threshold] = hit
+        return hit
 
     def _marked_sentences(self, bits: list[int]) -> list[int]:
         """Each sentence's words, from the bits of tokens with a mark at every sentence end.
