@@ -34,6 +34,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, reduce
@@ -114,18 +115,19 @@ def _translate(low: str) -> str:
     )
 
 
-# The same wide keys as UTF-8, grouped by their first two bytes (most share one: E2 80), so a
-# text is searched once per group it cannot hold.
-_WIDE_GROUPS: tuple[tuple[bytes, tuple[tuple[bytes, bytes], ...]], ...] = tuple(
+# The same wide keys as UTF-8, by first byte (found by memchr), then by first two bytes (a
+# two-byte key is its own group; the three-byte ones of a group are found by one search). Most
+# texts with non-ASCII letters hold none of them ("é" starts with C3, "€" with E2 82).
+_WIDE_BYTES: dict[bytes, bytes] = {k.encode("utf-8"): v.encode("utf-8") for k, v in _WIDE_KEYS}
+_WIDE_GROUPS: tuple[tuple[bytes, tuple[tuple[bytes, re.Pattern[bytes] | None], ...]], ...] = tuple(
     (
         lead,
         tuple(
-            (k.encode("utf-8"), v.encode("utf-8"))
-            for k, v in _WIDE_KEYS
-            if k.encode("utf-8")[:2] == lead
+            (two, None if two in _WIDE_BYTES else re.compile(re.escape(two) + b"[\x80-\xbf]"))
+            for two in sorted({k[:2] for k in _WIDE_BYTES if k[:1] == lead})
         ),
     )
-    for lead in sorted({k.encode("utf-8")[:2] for k, _ in _WIDE_KEYS})
+    for lead in sorted({k[:1] for k in _WIDE_BYTES})
 )
 
 
@@ -137,11 +139,19 @@ def _translated_bytes(low: str) -> bytes:
     """
     data = low.encode("utf-8", "surrogatepass")
     if len(data) != len(low):
-        for lead, keys in _WIDE_GROUPS:
-            if lead in data:
-                for key, value in keys:
-                    if key in data:
-                        data = data.replace(key, value)
+        for lead, groups in _WIDE_GROUPS:
+            if lead not in data:
+                continue
+            for two, chars in groups:
+                if two not in data:
+                    continue
+                if chars is None:
+                    data = data.replace(two, _WIDE_BYTES[two])
+                    continue
+                for char in set(chars.findall(data)):
+                    value = _WIDE_BYTES.get(char)
+                    if value is not None:
+                        data = data.replace(char, value)
     return data.translate(_BYTE_TABLE)
 
 
@@ -265,15 +275,41 @@ class _Scores(dict[int, float]):
         return score
 
 
+class _Stems(dict[int, int]):
+    """A set of stem prefixes (bit ``k``: prefix ``k``) → the excuse words they may start,
+    worked out the first time it is looked up."""
+
+    def __init__(self, words: Sequence[int]) -> None:
+        super().__init__()
+        self.words = words
+
+    def __missing__(self, prefixes: int) -> int:
+        if len(self) > 65_536:  # a bound on memory
+            self.clear()
+        words = 0
+        for k, bits in enumerate(self.words):
+            if prefixes >> k & 1:
+                words |= bits
+        self[prefixes] = words
+        return words
+
+
 class _Scan(NamedTuple):
-    """A matcher's one-pass scanner: the search, and each pattern's bits."""
+    """A matcher's one-pass scanner: the search, and each pattern's bits (lists, whose
+    ``__getitem__`` is a fast C method for ``map``)."""
 
     find: Callable[..., list[tuple[int, int, int]]]
     """``find(data, overlapping=True)``: each hit as (pattern, start, end), in order of end."""
-    stem_bits: tuple[int, ...]
+    stem_bits: list[int]
     """Each pattern's excuse-word bits: the stems its prefix may start (0 for an extra word)."""
-    bits: tuple[int, ...]
-    """Each pattern's bit among the extra words, or its excuse-word bits shifted above those."""
+    word_bits: list[int]
+    """Each pattern's bit among the extra words (0 for a stem prefix)."""
+    prefix_bits: list[int]
+    """Each pattern's stem prefix, as one bit (0 for an extra word)."""
+    apostrophe: list[bool]
+    """Whether a pattern opens with an apostrophe (its token may start before it)."""
+    stems: _Stems
+    """Prefixes found → the excuse words they may start."""
 
 
 _PATTERN = itemgetter(0)
@@ -460,19 +496,28 @@ class _Matcher:
         patterns = [w.encode("utf-8", "surrogatepass") for w in self.words]
         word_bits = [1 << i for i in range(len(self.words))]
         stem_bits = [0] * len(self.words)
-        for prefix, bits in prefixes.items():
+        prefix_bits = [0] * len(self.words)
+        apostrophe = [False] * len(self.words)
+        for k, (prefix, bits) in enumerate(prefixes.items()):
             for start in " \n'":
                 patterns.append((start + prefix).encode("utf-8", "surrogatepass"))
                 word_bits.append(0)
                 stem_bits.append(bits)
-        shift = len(self.words)
-        combined = tuple(w | (b << shift) for w, b in zip(word_bits, stem_bits, strict=True))
+                prefix_bits.append(1 << k)
+                apostrophe.append(start == "'")
         automaton = module.BytesAhoCorasick(
             patterns,
             matchkind=module.MatchKind.Standard,
             implementation=module.Implementation.DFA,
         )
-        return _Scan(automaton.find_matches_as_indexes, tuple(stem_bits), combined)
+        return _Scan(
+            automaton.find_matches_as_indexes,
+            stem_bits,
+            word_bits,
+            prefix_bits,
+            apostrophe,
+            _Stems(list(prefixes.values())),
+        )
 
     def _match_scanned(
         self, scan: _Scan, reply: str, threshold: float, low: str | None
@@ -491,10 +536,11 @@ class _Matcher:
         """
         data = b" " + _translated_bytes(reply.lower() if low is None else low)
         hits = scan.find(data, overlapping=True)
-        # Each pattern's extra-word bit and excuse-word bits, or'ed over the patterns found.
-        found = reduce(or_, map(scan.bits.__getitem__, set(map(_PATTERN, hits))), 0)
-        present = found & self.words_mask if self.words else None
-        everything = found >> len(self.words)
+        # The patterns found: which extra words occur, and which stem prefixes (distinct
+        # powers of two sum to their union).
+        found = set(map(_PATTERN, hits))
+        present = sum(map(scan.word_bits.__getitem__, found)) if self.words else None
+        everything = scan.stems[sum(set(map(scan.prefix_bits.__getitem__, found)))]
         if not everything:
             return (), present
         candidates = [
@@ -506,14 +552,15 @@ class _Matcher:
             return (), present
         wanted = reduce(or_, (e.words for e, _ in candidates))
         # The sentences that hold a hit of a candidate's words, in order: the words their hits
-        # may stand for, the first such hit's start and the sentence's end (its line break or
-        # the end of the data).
+        # may stand for, the first such hit (its index) and the sentence's end (its line break
+        # or the end of the data).
         bounds: list[int] = []
         firsts: list[int] = []
         ends: list[int] = []
         end = -1
         stem_bits = scan.stem_bits
-        for pattern, start, _ in hits:
+        apostrophe = scan.apostrophe
+        for n, (pattern, start, _) in enumerate(hits):
             bits = stem_bits[pattern] & wanted
             if not bits:
                 continue
@@ -521,13 +568,13 @@ class _Matcher:
             # later one (its token starts at start + 1, after the space, break or apostrophe).
             if start < end:
                 bounds[-1] |= bits
-                continue
-            end = data.find(b"\n", start + 1)
-            if end < 0:
-                end = len(data)
-            bounds.append(bits)
-            firsts.append(start)
-            ends.append(end)
+            else:
+                end = data.find(b"\n", start + 1)
+                if end < 0:
+                    end = len(data)
+                bounds.append(bits)
+                firsts.append(n)
+                ends.append(end)
         # Runs of span such sentences: each window of the reply, whatever the sentences between
         # them, holds the words of at most one run (the one from its first such sentence).
         count = len(bounds)
@@ -545,15 +592,35 @@ class _Matcher:
         def start_of(k: int) -> int:
             at = starts.get(k)
             if at is None:
-                at = data.rfind(b"\n", ends[k - 1] if k else 0, firsts[k] + 1) + 1
+                at = data.rfind(b"\n", ends[k - 1] if k else 0, hits[firsts[k]][1] + 1) + 1
                 starts[k] = at
             return at
 
         def words_of(k: int) -> int:
+            # Every token of sentence k that stands for a candidate's word holds one of its
+            # hits: the tokens of those hits are read, each once, and no other.
             words = exact.get(k)
             if words is None:
-                sentence = data[start_of(k) : ends[k]].decode("utf-8", "surrogatepass")
-                words = reduce(or_, map(classes.__getitem__, sentence.split()), 0) & vocab
+                words = 0
+                stop = ends[k]
+                read = -1  # the end of the last token read
+                for n in range(firsts[k], len(hits)):
+                    pattern, start, end = hits[n]
+                    if start >= stop:
+                        break  # a later sentence's (hits come in order of their end)
+                    if start < read or not stem_bits[pattern] & wanted:
+                        continue
+                    if apostrophe[pattern]:
+                        # The token may start before its apostrophe: after the space before it.
+                        head = start_of(k)
+                        first = max(data.rfind(b" ", max(head, read), start) + 1, head)
+                    else:
+                        first = start + 1
+                    read = data.find(b" ", end, stop)
+                    if read < 0:
+                        read = stop
+                    words |= classes[data[first:read].decode("utf-8", "surrogatepass")]
+                words &= vocab
                 exact[k] = words
             return words
 
@@ -573,26 +640,37 @@ class _Matcher:
                 gaps[k] = got
             return got
 
+        def window_score(i: int, excuse: _Excuse, scores: _Scores) -> float:
+            # The window of the reply that opens at hit sentence i: the hit sentences that
+            # follow within span sentences that hold a token.
+            window = words_of(i)
+            place = 0
+            k = i
+            while k + 1 < count:
+                place += 1 + gap(k)
+                if place >= span:
+                    break
+                k += 1
+                window |= words_of(k)
+            return scores[window & excuse.words]
+
         matches: list[RationalizationMatch] = []
         for excuse, scores in candidates:
             bound = list(map(scores.__getitem__, map(excuse.words.__and__, runs)))
-            best = -1.0
-            # Best bound first; once no bound is above the best exact weight, none can beat it.
-            for i in sorted(range(count), key=bound.__getitem__, reverse=True):
-                if bound[i] <= best:
-                    break
-                # The window of the reply that opens at sentence i: the hit sentences that
-                # follow within span sentences that hold a token.
-                window = words_of(i)
-                place = 0
-                k = i
-                while k + 1 < count:
-                    place += 1 + gap(k)
-                    if place >= span:
+            top = max(bound)
+            if top < 0:
+                continue
+            # The best bound first: when its window's exact weight reaches it (the excuse
+            # written out in one window), no other window can beat it.
+            first = bound.index(top)
+            best = window_score(first, excuse, scores)
+            if best < top:
+                # Then best bound first, until no bound is above the best exact weight.
+                for i in sorted(range(count), key=bound.__getitem__, reverse=True):
+                    if bound[i] <= best:
                         break
-                    k += 1
-                    window |= words_of(k)
-                best = max(best, scores[window & excuse.words])
+                    if i != first:
+                        best = max(best, window_score(i, excuse, scores))
             if best >= 0:
                 matches.append(RationalizationMatch(excuse.index, excuse.text, best / excuse.total))
         matches.sort(key=lambda m: (-m.score, m.index))
