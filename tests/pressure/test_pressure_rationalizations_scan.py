@@ -246,6 +246,14 @@ def test_huge_replies_agree(seed: int) -> None:
     assert want == reference(excuses, frozenset({"retry", "fix"}), reply, 0.6, EXTRA_WORDS)
     assert matcher.match_words(reply, 0.6) == want
     assert want[0]  # a megabyte of these words holds every excuse somewhere
+    if FAST:  # a reply this long is read token by token; the scan would give the same
+        scan = matcher._scan
+        assert scan is not None
+        assert matcher._match_scanned(scan, reply, 0.6, None) == want
+        for cut in (R._SCAN_LIMIT, R._SCAN_LIMIT + 1, 150_000):
+            assert matcher._match_scanned(scan, reply[:cut], 0.6, None) == reference(
+                excuses, frozenset({"retry", "fix"}), reply[:cut], 0.6, EXTRA_WORDS
+            )
 
 
 def test_judge_is_the_same_without_the_scan(monkeypatch: pytest.MonkeyPatch) -> None:

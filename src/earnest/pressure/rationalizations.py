@@ -313,6 +313,9 @@ class _Scan(NamedTuple):
 
 
 _PATTERN = itemgetter(0)
+_SCAN_LIMIT = 8_192
+"""Replies longer than this (in characters) are read token by token (see match_words); a
+model's reply is rarely longer."""
 
 
 @cache
@@ -431,7 +434,12 @@ class _Matcher:
             return (), 0 if self.words else None
         # The scan skips windows that cannot reach the threshold, which is exact only for a
         # positive one (at 0 an excuse with no window of enough shared words matches at 0.0).
-        scan = self._scan if threshold > 0 else None
+        # Only a reply of ordinary length is scanned: the scan's hits are one Python object
+        # each, and on a long reply dense with excuse words (~100,000 hits in a megabyte)
+        # they no longer fit in the caches and cost more than the tokens' C-level split. A
+        # longer reply is read token by token (linear, and as exact), so the scan only ever
+        # runs on bounded input.
+        scan = self._scan if threshold > 0 and len(reply) <= _SCAN_LIMIT else None
         if scan is None:
             return self._match_tokens(reply, threshold, low)
         return self._match_scanned(scan, reply, threshold, low)
