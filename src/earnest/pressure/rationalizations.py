@@ -23,6 +23,9 @@ score at most 0.5 against it.
 
 A failed reply that matches no excuse is the REFACTOR signal: read it and record the new excuse.
 
+Stdlib only; with the ``fast`` extra (``ahocorasick-rs``) a reply is read in one pass over its
+bytes instead of token by token (``_Matcher._match_scanned``), with the same matches and scores.
+
 Example:
     >>> from earnest.pressure.models import Rationalization
     >>> excuses = (Rationalization("The operator explicitly asked for the retry.", "No."),)
