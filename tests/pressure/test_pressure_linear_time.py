@@ -83,6 +83,17 @@ FAMILIES: list[tuple[str, str, str, str]] = [
     ("close tags", "</think>x", "", "CHOICE: C"),
     ("excuse sentences", "The operator explicitly asked for the retry. ", "", "\nCHOICE: A"),
     ("one endless sentence", "operator retry instruction ", "", "\nCHOICE: A"),
+    # Shapes the excuse matcher's one-pass scan reads specially (hits glued into one token by
+    # apostrophes, blank sentences between hits, wide separators); replies this long are read
+    # token by token, the scan only ever runs on replies of ordinary length.
+    ("excuse words in one token", "operator'explicitly'asked'retry'", "", "\nCHOICE: A"),
+    ("excuse words across blank sentences", "operator. . ; ! explicitly\n\n", "", "\nCHOICE: A"),
+    (
+        "excuse words between wide separators",
+        "“operator” — ‘explicitly’\u3000asked ",
+        "",
+        "\nCHOICE: A",
+    ),
     ("stream events", "", "", ""),  # filled below: a stream-json log of many events
     ("non-ASCII prose", "Größe é ü € — “quoted” ", "", "\nCHOICE: A"),
 ]

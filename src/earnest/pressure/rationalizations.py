@@ -23,6 +23,9 @@ score at most 0.5 against it.
 
 A failed reply that matches no excuse is the REFACTOR signal: read it and record the new excuse.
 
+Stdlib only; with the ``fast`` extra (``ahocorasick-rs``) a reply is read in one pass over its
+bytes instead of token by token (``_Matcher._match_scanned``), with the same matches and scores.
+
 Example:
     >>> from earnest.pressure.models import Rationalization
     >>> excuses = (Rationalization("The operator explicitly asked for the retry.", "No."),)
@@ -34,11 +37,14 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import reduce
+from functools import cache, cached_property, reduce
 from itertools import chain, compress, count, repeat
-from operator import or_
+from operator import itemgetter, or_
+from types import ModuleType
+from typing import NamedTuple
 
 from earnest.pressure.models import Fixture, Rationalization
 
@@ -63,12 +69,24 @@ _STOP_WORDS_TEXT = """a about above after again against all also am an and any a
 STOP_WORDS: frozenset[str] = frozenset(_STOP_WORDS_TEXT.split())
 """English function words: they carry no excuse."""
 
+_OTHER_WHITESPACE = (
+    "\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+"""Every character ``str.isspace()`` holds but ``\\t``, ``\\n``, ``\\r`` and the space (a test checks
+the list against every code point)."""
+
 # Sentence ends become line breaks and other punctuation spaces: one character for one, and
 # never to or from a letter or digit (_Matcher's extra words rely on that).
 _TABLE = str.maketrans(
     {
         **{c: "\n" for c in ".!?;:"},
         **{c: " " for c in '"#$%&()*+,-/<=>@[\\]^_`{|}~\t\r—–…“”«»•·'},
+        # Every other whitespace character but the line break becomes a space too: a no-op for
+        # the words and sentences (str.split() splits at any of them, sentences end at "\n"
+        # alone), and it leaves " " and "\n" the only whitespace, which _Matcher's scan of the
+        # UTF-8 bytes relies on (a token starts after one of them; bytes.strip() sees them).
+        **{c: " " for c in _OTHER_WHITESPACE},
         "’": "'",
         "‘": "'",
     }
@@ -98,6 +116,46 @@ def _translate(low: str) -> str:
     return (
         low.encode("utf-8", "surrogatepass").translate(_BYTE_TABLE).decode("utf-8", "surrogatepass")
     )
+
+
+# The same wide keys as UTF-8, by first byte (found by memchr), then by first two bytes (a
+# two-byte key is its own group; the three-byte ones of a group are found by one search). Most
+# texts with non-ASCII letters hold none of them ("é" starts with C3, "€" with E2 82).
+_WIDE_BYTES: dict[bytes, bytes] = {k.encode("utf-8"): v.encode("utf-8") for k, v in _WIDE_KEYS}
+_WIDE_GROUPS: tuple[tuple[bytes, tuple[tuple[bytes, re.Pattern[bytes] | None], ...]], ...] = tuple(
+    (
+        lead,
+        tuple(
+            (two, None if two in _WIDE_BYTES else re.compile(re.escape(two) + b"[\x80-\xbf]"))
+            for two in sorted({k[:2] for k in _WIDE_BYTES if k[:1] == lead})
+        ),
+    )
+    for lead in sorted({k[:1] for k in _WIDE_BYTES})
+)
+
+
+def _translated_bytes(low: str) -> bytes:
+    """``_translate(low)`` as UTF-8 (lone surrogates passed through), without building the str.
+
+    A character is replaced in a text exactly where its UTF-8 bytes are replaced in the text's:
+    UTF-8 never starts a character inside another.
+    """
+    data = low.encode("utf-8", "surrogatepass")
+    if len(data) != len(low):
+        for lead, groups in _WIDE_GROUPS:
+            if lead not in data:
+                continue
+            for two, chars in groups:
+                if two not in data:
+                    continue
+                if chars is None:
+                    data = data.replace(two, _WIDE_BYTES[two])
+                    continue
+                for char in set(chars.findall(data)):
+                    value = _WIDE_BYTES.get(char)
+                    if value is not None:
+                        data = data.replace(char, value)
+    return data.translate(_BYTE_TABLE)
 
 
 _SUFFIXES: tuple[tuple[str, str], ...] = (
@@ -200,6 +258,79 @@ class _Excuse:
         )
 
 
+class _Scores(dict[int, float]):
+    """Words an excuse shares with a window (a mask within its words) → their weight
+    (:meth:`_Excuse.weight`) when they let it match at one threshold (:meth:`_Excuse.passes`),
+    else -1; worked out the first time they are looked up, so one C-level
+    ``map(scores.__getitem__, ...)`` judges many windows at once."""
+
+    def __init__(self, excuse: _Excuse, threshold: float) -> None:
+        super().__init__()
+        self.excuse = excuse
+        self.threshold = threshold
+
+    def __missing__(self, shared: int) -> float:
+        if len(self) > 65_536:  # a bound on memory: an excuse has few distinct subsets in use
+            self.clear()
+        excuse = self.excuse
+        score = excuse.weight(shared) if excuse.passes(shared, self.threshold) else -1.0
+        self[shared] = score
+        return score
+
+
+class _Stems(dict[int, int]):
+    """A set of stem prefixes (bit ``k``: prefix ``k``) → the excuse words they may start,
+    worked out the first time it is looked up."""
+
+    def __init__(self, words: Sequence[int]) -> None:
+        super().__init__()
+        self.words = words
+
+    def __missing__(self, prefixes: int) -> int:
+        if len(self) > 65_536:  # a bound on memory
+            self.clear()
+        words = 0
+        for k, bits in enumerate(self.words):
+            if prefixes >> k & 1:
+                words |= bits
+        self[prefixes] = words
+        return words
+
+
+class _Scan(NamedTuple):
+    """A matcher's one-pass scanner: the search, and each pattern's bits (lists, whose
+    ``__getitem__`` is a fast C method for ``map``)."""
+
+    find: Callable[..., list[tuple[int, int, int]]]
+    """``find(data, overlapping=True)``: each hit as (pattern, start, end), in order of end."""
+    stem_bits: list[int]
+    """Each pattern's excuse-word bits: the stems its prefix may start (0 for an extra word)."""
+    word_bits: list[int]
+    """Each pattern's bit among the extra words (0 for a stem prefix)."""
+    prefix_bits: list[int]
+    """Each pattern's stem prefix, as one bit (0 for an extra word)."""
+    apostrophe: list[bool]
+    """Whether a pattern opens with an apostrophe (its token may start before it)."""
+    stems: _Stems
+    """Prefixes found → the excuse words they may start."""
+
+
+_PATTERN = itemgetter(0)
+_SCAN_LIMIT = 8_192
+"""Replies longer than this (in characters) are read token by token (see match_words); a
+model's reply is rarely longer."""
+
+
+@cache
+def _aho_corasick() -> ModuleType | None:
+    # Imported on first need; the fast extra (ahocorasick-rs) may not be installed.
+    try:
+        import ahocorasick_rs
+    except ImportError:
+        return None
+    return ahocorasick_rs
+
+
 class _TokenBits(dict[str, int]):
     """Raw token → the bit of the excuse word it stands for (``0`` for any other token), or'ed
     with the bits of the ``extra`` words it contains.
@@ -281,6 +412,7 @@ class _Matcher:
         self.sentence_bit = 1 << (self.word_shift + len(self.words))
         self.words_mask = (1 << len(self.words)) - 1
         self.classes = _TokenBits(self.bits, self.word_bits, {_MARK: self.sentence_bit})
+        self._by_threshold: dict[float, tuple[_Scores, ...]] = {}
 
     def match(
         self, reply: str, threshold: float, low: str | None = None
@@ -293,11 +425,33 @@ class _Matcher:
     ) -> tuple[tuple[RationalizationMatch, ...], int | None]:
         """The matches, and which of :attr:`words` occur in ``reply`` lower-cased, as a mask
         (bit ``i``: ``words[i]`` occurs); ``None`` when that was not worked out (no extra
-        words, or no excuse words to read the reply's tokens for)."""
+        words, or no excuse words to read the reply's tokens for).
+
+        With the ``fast`` extra the reply is scanned once for the words' prefixes
+        (:meth:`_match_scanned`); otherwise each of its tokens is read (:meth:`_match_tokens`).
+        Both give the same result on every reply.
+        """
         if not self.vocab:
             return (), None
         if not reply or reply.isspace():
             return (), 0 if self.words else None
+        # The scan skips windows that cannot reach the threshold, which is exact only for a
+        # positive one (at 0 an excuse with no window of enough shared words matches at 0.0).
+        # Only a reply of ordinary length is scanned: the scan's hits are one Python object
+        # each, and on a long reply dense with excuse words (~100,000 hits in a megabyte)
+        # they no longer fit in the caches and cost more than the tokens' C-level split. A
+        # longer reply is read token by token (linear, and as exact), so the scan only ever
+        # runs on bounded input.
+        scan = self._scan if threshold > 0 and len(reply) <= _SCAN_LIMIT else None
+        if scan is None:
+            return self._match_tokens(reply, threshold, low)
+        return self._match_scanned(scan, reply, threshold, low)
+
+    def _match_tokens(
+        self, reply: str, threshold: float, low: str | None = None
+    ) -> tuple[tuple[RationalizationMatch, ...], int | None]:
+        """:meth:`match_words` by reading every token (the reference; stdlib only), for a
+        reply that is neither empty nor only whitespace."""
         text = _translate(reply.lower() if low is None else low)
         marked = _MARK not in text
         # Each token's excuse-word bit (0 for any other word; a token not seen before is
@@ -332,6 +486,217 @@ class _Matcher:
                 found.append(RationalizationMatch(excuse.index, excuse.text, score))
         found.sort(key=lambda m: (-m.score, m.index))
         return tuple(found), present
+
+    @cached_property
+    def _scan(self) -> _Scan | None:
+        """The one-pass scanner of :meth:`_match_scanned`, built on first use; ``None`` without
+        the ``fast`` extra."""
+        module = _aho_corasick()
+        if module is None:
+            return None
+        # Every token that stands for an excuse word starts, after its leading apostrophes, with
+        # the word's stem, or with the stem less its "y" when a longer word's "ies"/"ied" became
+        # it ("retries" -> "retry"): stem() only ever cuts a word's end and adds at most that
+        # "y". In the translated text a token starts after a space, a line break or an
+        # apostrophe (the scanned bytes open with a space): so those three prefixed to each
+        # stem's prefix find every such token, and a few more that the exact read then drops.
+        prefixes: dict[str, int] = {}
+        for word, bit in self.bits.items():
+            prefix = word[:-1] if len(word) > 3 and word.endswith("y") else word
+            prefixes[prefix] = prefixes.get(prefix, 0) | bit
+        patterns = [w.encode("utf-8", "surrogatepass") for w in self.words]
+        word_bits = [1 << i for i in range(len(self.words))]
+        stem_bits = [0] * len(self.words)
+        prefix_bits = [0] * len(self.words)
+        apostrophe = [False] * len(self.words)
+        for k, (prefix, bits) in enumerate(prefixes.items()):
+            for start in " \n'":
+                patterns.append((start + prefix).encode("utf-8", "surrogatepass"))
+                word_bits.append(0)
+                stem_bits.append(bits)
+                prefix_bits.append(1 << k)
+                apostrophe.append(start == "'")
+        automaton = module.BytesAhoCorasick(
+            patterns,
+            matchkind=module.MatchKind.Standard,
+            implementation=module.Implementation.DFA,
+        )
+        return _Scan(
+            automaton.find_matches_as_indexes,
+            stem_bits,
+            word_bits,
+            prefix_bits,
+            apostrophe,
+            _Stems(list(prefixes.values())),
+        )
+
+    def _match_scanned(
+        self, scan: _Scan, reply: str, threshold: float, low: str | None
+    ) -> tuple[tuple[RationalizationMatch, ...], int | None]:
+        """:meth:`match_words` from one Aho-Corasick pass over the reply's translated bytes
+        (the ``fast`` extra), for a reply that is neither empty nor only whitespace.
+
+        The pass finds each extra word (anywhere: the presence mask, exactly as the tokens
+        give it) and each token that may stand for an excuse word (its stem's prefix after a
+        space, a line break or an apostrophe). Those hits bound the words of the whole reply
+        and of each run of :attr:`span` sentences that hold a hit; a window of the reply never
+        holds more than one such run does. Windows are then read exactly, best bound first,
+        only while a bound can still beat the best exact score. Every bound holds the exact
+        words within it, a score only grows with the words, and a window below a positive
+        threshold cannot be the best of a matching excuse: the matches are exactly the tokens'.
+        """
+        data = b" " + _translated_bytes(reply.lower() if low is None else low)
+        hits = scan.find(data, overlapping=True)
+        # The patterns found: which extra words occur, and which stem prefixes (distinct
+        # powers of two sum to their union).
+        found = set(map(_PATTERN, hits))
+        present = sum(map(scan.word_bits.__getitem__, found)) if self.words else None
+        everything = scan.stems[sum(set(map(scan.prefix_bits.__getitem__, found)))]
+        if not everything:
+            return (), present
+        candidates = [
+            (e, scores)
+            for e, scores in zip(self.excuses, self._scores(threshold), strict=True)
+            if scores[everything & e.words] >= 0
+        ]
+        if not candidates:
+            return (), present
+        wanted = reduce(or_, (e.words for e, _ in candidates))
+        # The sentences that hold a hit of a candidate's words, in order: the words their hits
+        # may stand for, the first such hit (its index) and the sentence's end (its line break
+        # or the end of the data).
+        bounds: list[int] = []
+        firsts: list[int] = []
+        ends: list[int] = []
+        end = -1
+        stem_bits = scan.stem_bits
+        apostrophe = scan.apostrophe
+        for n, (pattern, start, _) in enumerate(hits):
+            bits = stem_bits[pattern] & wanted
+            if not bits:
+                continue
+            # Hits come in order of their end, so each is in the last sentence found or a
+            # later one (its token starts at start + 1, after the space, break or apostrophe).
+            if start < end:
+                bounds[-1] |= bits
+            else:
+                end = data.find(b"\n", start + 1)
+                if end < 0:
+                    end = len(data)
+                bounds.append(bits)
+                firsts.append(n)
+                ends.append(end)
+        # Runs of span such sentences: each window of the reply, whatever the sentences between
+        # them, holds the words of at most one run (the one from its first such sentence).
+        count = len(bounds)
+        span = self.span
+        runs = bounds
+        for k in range(1, min(span, count)):
+            runs = list(map(or_, runs, chain(bounds[k:], repeat(0, k))))
+
+        starts: dict[int, int] = {}
+        exact: dict[int, int] = {}
+        gaps: dict[int, int] = {}
+        classes = self.classes
+        vocab = self.vocab_mask
+
+        def start_of(k: int) -> int:
+            at = starts.get(k)
+            if at is None:
+                at = data.rfind(b"\n", ends[k - 1] if k else 0, hits[firsts[k]][1] + 1) + 1
+                starts[k] = at
+            return at
+
+        def words_of(k: int) -> int:
+            # Every token of sentence k that stands for a candidate's word holds one of its
+            # hits: the tokens of those hits are read, each once, and no other.
+            words = exact.get(k)
+            if words is None:
+                words = 0
+                stop = ends[k]
+                read = -1  # the end of the last token read
+                for n in range(firsts[k], len(hits)):
+                    pattern, start, end = hits[n]
+                    if start >= stop:
+                        break  # a later sentence's (hits come in order of their end)
+                    if start < read or not stem_bits[pattern] & wanted:
+                        continue
+                    if apostrophe[pattern]:
+                        # The token may start before its apostrophe: after the space before it.
+                        head = start_of(k)
+                        first = max(data.rfind(b" ", max(head, read), start) + 1, head)
+                    else:
+                        first = start + 1
+                    read = data.find(b" ", end, stop)
+                    if read < 0:
+                        read = stop
+                    words |= classes[data[first:read].decode("utf-8", "surrogatepass")]
+                words &= vocab
+                exact[k] = words
+            return words
+
+        def gap(k: int) -> int:
+            # The sentences holding a token between hit sentences k and k + 1 (up to span - 1).
+            got = gaps.get(k)
+            if got is None:
+                after, before = ends[k] + 1, start_of(k + 1) - 1
+                between = data[after:before] if before > after else b""
+                got = 0
+                if between.strip():
+                    got = (
+                        1
+                        if span == 2
+                        else min(span - 1, sum(1 for part in between.split(b"\n") if part.strip()))
+                    )
+                gaps[k] = got
+            return got
+
+        def window_score(i: int, excuse: _Excuse, scores: _Scores) -> float:
+            # The window of the reply that opens at hit sentence i: the hit sentences that
+            # follow within span sentences that hold a token.
+            window = words_of(i)
+            place = 0
+            k = i
+            while k + 1 < count:
+                place += 1 + gap(k)
+                if place >= span:
+                    break
+                k += 1
+                window |= words_of(k)
+            return scores[window & excuse.words]
+
+        matches: list[RationalizationMatch] = []
+        for excuse, scores in candidates:
+            bound = list(map(scores.__getitem__, map(excuse.words.__and__, runs)))
+            top = max(bound)
+            if top < 0:
+                continue
+            # The best bound first: when its window's exact weight reaches it (the excuse
+            # written out in one window), no other window can beat it.
+            first = bound.index(top)
+            best = window_score(first, excuse, scores)
+            if best < top:
+                # Then best bound first, until no bound is above the best exact weight.
+                for i in sorted(range(count), key=bound.__getitem__, reverse=True):
+                    if bound[i] <= best:
+                        break
+                    if i != first:
+                        best = max(best, window_score(i, excuse, scores))
+            if best >= 0:
+                matches.append(RationalizationMatch(excuse.index, excuse.text, best / excuse.total))
+        matches.sort(key=lambda m: (-m.score, m.index))
+        return tuple(matches), present
+
+    def _scores(self, threshold: float) -> tuple[_Scores, ...]:
+        """For each excuse, shared words → their weight if they let it match at ``threshold``,
+        else -1 (cached per threshold)."""
+        hit = self._by_threshold.get(threshold)
+        if hit is None:
+            if len(self._by_threshold) > 16:
+                self._by_threshold.clear()
+            hit = tuple(_Scores(e, threshold) for e in self.excuses)
+            self._by_threshold[threshold] = hit
+        return hit
 
     def _marked_sentences(self, bits: list[int]) -> list[int]:
         """Each sentence's words, from the bits of tokens with a mark at every sentence end.
