@@ -361,8 +361,10 @@ class RuleCitations:
 
 
 @cache
-def _aho_corasick() -> ModuleType | None:
-    # Imported on first need (not with this module: the hooks import it and start fast).
+def aho_corasick() -> ModuleType | None:
+    """The ``ahocorasick_rs`` module (the ``fast`` extra), or ``None`` when it is not installed.
+
+    Imported on first need, not with this module: the CLI starts fast without it."""
     try:
         import ahocorasick_rs
     except ImportError:
@@ -384,7 +386,7 @@ def word_presence(words: Sequence[str]) -> Callable[[str], int] | None:
         >>> find is None or find("fix the rule") == 0b011
         True
     """
-    module = _aho_corasick()
+    module = aho_corasick()
     if module is None or not words:
         return None
     automaton = module.BytesAhoCorasick(

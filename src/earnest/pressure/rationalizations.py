@@ -40,12 +40,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property, reduce
+from functools import cached_property, reduce
 from itertools import chain, compress, count, repeat
 from operator import itemgetter, or_
-from types import ModuleType
 from typing import NamedTuple
 
+from earnest.pressure.citations import aho_corasick as _aho_corasick
 from earnest.pressure.models import Fixture, Rationalization
 
 MATCH_THRESHOLD = 0.6
@@ -319,16 +319,6 @@ _PATTERN = itemgetter(0)
 _SCAN_LIMIT = 8_192
 """Replies longer than this (in characters) are read token by token (see match_words); a
 model's reply is rarely longer."""
-
-
-@cache
-def _aho_corasick() -> ModuleType | None:
-    # Imported on first need; the fast extra (ahocorasick-rs) may not be installed.
-    try:
-        import ahocorasick_rs
-    except ImportError:
-        return None
-    return ahocorasick_rs
 
 
 class _TokenBits(dict[str, int]):
