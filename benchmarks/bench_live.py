@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import subprocess
 import sys
 import tempfile
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests" / "live")]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests" / "live"), str(ROOT / "tests")]
 
 from live_suite import write_suite  # noqa: E402
 
@@ -53,6 +54,7 @@ class Server:
             ],
             stdout=subprocess.PIPE,
             text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT / "tests")},  # its serverkit
         )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()

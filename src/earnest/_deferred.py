@@ -34,6 +34,9 @@ STOP_DEFERRED: tuple[str, ...] = ("inspect", "ipaddress")
 """What the stop hook defers (see the module docstring for why each is never read)."""
 
 
+_MARK = "__earnest_deferred__"
+
+
 def defer(*names: str) -> tuple[str, ...]:
     """Defer importing each of ``names`` that is not imported yet; returns the names deferred."""
     deferred: list[str] = []
@@ -47,6 +50,7 @@ def defer(*names: str) -> tuple[str, ...]:
 
 def _placeholder(name: str) -> ModuleType:
     module = ModuleType(name, f"{name}, imported on its first use (earnest._deferred)")
+    vars(module)[_MARK] = True  # in its own namespace: reading it never loads the module
 
     def __getattr__(attr: str) -> object:
         if sys.modules.get(name) is module:
@@ -59,7 +63,7 @@ def _placeholder(name: str) -> ModuleType:
 
 def is_placeholder(module: object) -> bool:
     """Whether ``module`` is a placeholder :func:`defer` left (its module not loaded yet)."""
-    return isinstance(module, ModuleType) and str(module.__doc__).endswith("(earnest._deferred)")
+    return isinstance(module, ModuleType) and vars(module).get(_MARK) is True
 
 
 __all__ = ["STOP_DEFERRED", "defer", "is_placeholder"]

@@ -24,10 +24,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.parser import BytesParser
 from email.policy import default as email_policy
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from live_servers import Action, Request, Script, _chat_reply, _messages_reply
+
+from serverkit import LocalServer, OwnedServer
 
 Predicate = Callable[[Request], bool]
 
@@ -52,7 +54,7 @@ class FakeBatch:
     ended_at: float | None = None
 
 
-class FakeBatchServer:
+class FakeBatchServer(LocalServer):
     """A scripted batch API on 127.0.0.1 and a random port; a context manager."""
 
     def __init__(
@@ -79,14 +81,7 @@ class FakeBatchServer:
         self.seen: list[tuple[str, str]] = []  # (method, path) of every HTTP request
         self.answered: list[Request] = []  # every batch request the script answered
         self._lock = threading.RLock()
-        self._server = _Server(self)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
-
-    @property
-    def port(self) -> int:
-        return int(self._server.server_address[1])
+        super().__init__(_Handler)
 
     @property
     def base_url(self) -> str:
@@ -95,20 +90,6 @@ class FakeBatchServer:
     @property
     def anthropic_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> FakeBatchServer:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    def __enter__(self) -> FakeBatchServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     # the API --------------------------------------------------------------------------
 
@@ -314,7 +295,7 @@ class FakeBatchServer:
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
-    server: _Server
+    server: OwnedServer[FakeBatchServer]
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -381,15 +362,6 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(*owner.poll(parts[3]))
         else:
             self._json(404, {"error": {"message": f"no route {path}", "type": "not_found"}})
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self, owner: FakeBatchServer) -> None:
-        self.owner = owner
-        super().__init__(("127.0.0.1", 0), _Handler)
 
 
 __all__ = ["FakeBatch", "FakeBatchServer"]

@@ -7,7 +7,7 @@ JSON body, 1-based request number) that returns an :class:`Action` — a reply t
 error with headers, a delay, a dropped connection or a malformed body.
 
 Run as a script it serves until killed (used by ``benchmarks/bench_live.py``):
-``python tests/live/live_servers.py --latency 0.2`` prints ``port N``.
+``PYTHONPATH=tests python tests/live/live_servers.py --latency 0.2`` prints ``port N``.
 """
 
 from __future__ import annotations
@@ -21,8 +21,10 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from serverkit import LocalServer, OwnedServer
 
 
 @dataclass
@@ -75,7 +77,7 @@ class _Handler(BaseHTTPRequestHandler):
     # Headers and body go out in separate writes; without TCP_NODELAY, Nagle's algorithm and
     # the client's delayed ACK stall every keep-alive reply by tens of milliseconds.
     disable_nagle_algorithm = True
-    server: _Server
+    server: OwnedServer[FakeModelServer]
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -152,31 +154,14 @@ def _messages_reply(body: dict[str, Any], action: Action) -> dict[str, Any]:
     }
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    request_queue_size = 128
-
-    def __init__(self, owner: FakeModelServer, port: int = 0) -> None:
-        self.owner = owner
-        super().__init__(("127.0.0.1", port), _Handler)
-
-
-class FakeModelServer:
+class FakeModelServer(LocalServer):
     """A scripted local model server on 127.0.0.1 and a random port; a context manager."""
 
     def __init__(self, script: Script | None = None, *, port: int = 0) -> None:
         self.script: Script = script or (lambda req: Action(text="CHOICE: A"))
         self.requests: list[Request] = []
         self._lock = threading.Lock()
-        self._server = _Server(self, port)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
-
-    @property
-    def port(self) -> int:
-        return int(self._server.server_address[1])
+        super().__init__(_Handler, port=port, queue=128)
 
     @property
     def base_url(self) -> str:
@@ -193,20 +178,6 @@ class FakeModelServer:
             req = Request(path=path, body=body, number=len(self.requests) + 1, at=time.monotonic())
             self.requests.append(req)
             return req
-
-    def start(self) -> FakeModelServer:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    def __enter__(self) -> FakeModelServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
 
 def closed_port() -> int:

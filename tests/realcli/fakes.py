@@ -27,8 +27,10 @@ import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from serverkit import LocalServer, OwnedServer
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,7 @@ class _State:
     ids: Iterator[int] = field(default_factory=lambda: itertools.count(1))
 
 
-class FakeModel:
+class FakeModel(LocalServer):
     """A scripted model API (``api``: anthropic, responses or gemini); a context manager."""
 
     def __init__(self, api: str, script: Script) -> None:
@@ -101,16 +103,9 @@ class FakeModel:
         self.script = script
         self.state = _State()
         self._lock = threading.Lock()
-        self._server = _Server(self)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
+        super().__init__(_Handler, poll_interval=0.05)
 
     # ------------------------------------------------------------------ addresses
-    @property
-    def port(self) -> int:
-        return int(self._server.server_address[1])
-
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
@@ -143,15 +138,6 @@ class FakeModel:
         turn = self.script(request)
         request.turn = turn
         return request, turn
-
-    # ------------------------------------------------------------------ life
-    def __enter__(self) -> FakeModel:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
 
 
 def _offers_tools(api: str, body: dict[str, Any]) -> bool:
@@ -390,7 +376,7 @@ def gemini_side_text(body: dict[str, Any]) -> str:
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
-    server: _Server
+    server: OwnedServer[FakeModel]
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -459,15 +445,6 @@ def _side_text(api: str, body: dict[str, Any]) -> str:
     if api == "gemini":
         return gemini_side_text(body)
     return "Fake session"
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self, owner: FakeModel) -> None:
-        self.owner = owner
-        super().__init__(("127.0.0.1", 0), _Handler)
 
 
 __all__ = ["Call", "FakeModel", "ModelRequest", "Script", "Turn", "Turns"]
