@@ -10,8 +10,14 @@
    the difference is the harness alone; a loop over ``chat.completions.create`` is printed too,
    for reference (it spends more client CPU than the provider does).
 
+3. A small run beside the SDK alone (issue 27): ``--calls`` (160) samples against the 200 ms
+   server at concurrency 32, the whole run (planning included: suite, prompts, provider client,
+   run store) against the SDK alone (its client made, the same prompts sent, each reply's text
+   read), both in the same rounds, medians: target <= 1.05x.
+
 The server runs in its own process (``tests/live/live_servers.py``) so it does not share the
-harness's interpreter. Run: ``python benchmarks/bench_live.py [--samples 1000]``.
+harness's interpreter. Run: ``python benchmarks/bench_live.py [--samples 1000] [--calls 160]``
+(``--only-small`` runs part 3 alone).
 """
 
 from __future__ import annotations
@@ -134,6 +140,49 @@ def direct(p: RunPlan, base_url: str, *, create: bool = False) -> tuple[float, f
     return wall, cpu
 
 
+SMALL_TARGET = 1.05
+
+
+def small_run(tmpdir: Path, calls: int, rounds: int) -> None:
+    """Part 3: the whole small run against the SDK alone, same server, same rounds."""
+    import statistics
+
+    suite = write_suite(tmpdir / "small-suite", CONCURRENCY)  # 160 calls: 5 epochs of 32
+    epochs = max(1, calls // CONCURRENCY)
+    n = epochs * CONCURRENCY
+    slow = Server(LATENCY)
+    walls: dict[str, list[float]] = {"earnest": [], "sdk": []}
+    cpus: dict[str, list[float]] = {"earnest": [], "sdk": []}
+    try:
+        for i in range(rounds + 1):  # the first round warms imports and caches
+            total, _, cpu, stored = harness(suite, slow.base_url, epochs, tmpdir / f"small{i}.db")
+            assert stored == n, (stored, n)
+            p = plan(suite, slow.base_url, epochs)
+            sdk_wall, sdk_cpu = direct(p, slow.base_url)
+            if i:
+                walls["earnest"].append(total)
+                walls["sdk"].append(sdk_wall)
+                cpus["earnest"].append(cpu)
+                cpus["sdk"].append(sdk_cpu)
+    finally:
+        slow.close()
+    ours, sdk = statistics.median(walls["earnest"]), statistics.median(walls["sdk"])
+    ours_cpu, sdk_cpu = statistics.median(cpus["earnest"]), statistics.median(cpus["sdk"])
+    ratio = ours / sdk
+    print(
+        f"small run: {n} samples, {LATENCY * 1000:.0f} ms server, concurrency {CONCURRENCY}, "
+        f"median of {rounds}; load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    print(
+        f"  earnest (plan + run + store) {ours:.2f} s; the SDK alone {sdk:.2f} s -> {ratio:.2f}x "
+        f"({'met' if ratio <= SMALL_TARGET else 'NOT met'}: <= {SMALL_TARGET:.2f}x)"
+    )
+    print(
+        f"  client CPU: earnest {ours_cpu:.2f} s, the SDK alone {sdk_cpu:.2f} s "
+        f"({ours_cpu / sdk_cpu:.2f}x); ideal wall {n / CONCURRENCY * LATENCY:.2f} s"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--samples", type=int, default=1000)
@@ -141,7 +190,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--throughput-repeat", type=int, default=2, help="throughput rounds (best kept)"
     )
+    ap.add_argument("--calls", type=int, default=160, help="samples of the small run (part 3)")
+    ap.add_argument("--small-rounds", type=int, default=3, help="rounds of the small run")
+    ap.add_argument("--only-small", action="store_true", help="run part 3 alone")
     args = ap.parse_args(argv)
+    if args.only_small:
+        with tempfile.TemporaryDirectory() as tmp:
+            small_run(Path(tmp), args.calls, args.small_rounds)
+        return 0
     epochs = max(1, args.samples // FIXTURES)
     n = epochs * FIXTURES
     with tempfile.TemporaryDirectory() as tmp:
@@ -218,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
             f"(with planning), {cpu_over:.3f} ms CPU -> "
             f"{'under' if max(wall_over, total_over, cpu_over) < 2 else 'OVER'} 2 ms"
         )
+        small_run(tmpdir, args.calls, args.small_rounds)
     return 0
 
 

@@ -8,7 +8,8 @@ reading, scoring and writing its per-reply results to a file), wall clock, media
 after one warm-up, in rounds that run every tool once (a change in load falls on all alike):
 
 - ``earnest score replies.jsonl --suite examples/suite --format jsonl -o out.jsonl``, with
-  ``--jobs 1`` and with the default (one process per core);
+  ``--jobs 1`` and with the default (``earnest.parallel.score_jobs``: parallel only with 4+
+  cores and 32 MiB+ of replies; ``bench_score_jobs.py`` times it beside ``--jobs 1``);
 - ``inspect score replies.eval --scorer benchmarks/peer_inspect_scorer.py@earnest_choice``: the
   replies as a real Inspect ``.eval`` log (built with inspect_ai's own models and
   ``write_eval_log``), re-scored by a ``@scorer`` that runs the choice + citation check in

@@ -46,9 +46,13 @@ def main(argv: list[str] | None = None) -> int:
             from earnest._deferred import STOP_DEFERRED, defer
 
             defer(*STOP_DEFERRED)
+            from earnest import _methodcache
+
+            methods = _methodcache.enable()
             from earnest.hooks.entry import run_hook, time_budget
 
             code = run_hook(args[1:], budget=time_budget())
+            methods.save()
         finally:
             if collecting:  # called in a process that goes on (a test)
                 gc.enable()

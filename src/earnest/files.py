@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -42,10 +43,15 @@ def new_file_mode() -> int:
 
 
 def _mode_for(path: Path) -> int:
+    """The mode the written file gets: an existing regular file's own mode, else the umask's
+    (a symbolic link is replaced, so its target's mode is not copied)."""
     try:
-        return path.stat().st_mode & 0o7777
+        st = path.lstat()
     except OSError:
         return new_file_mode()
+    if stat.S_ISREG(st.st_mode):
+        return st.st_mode & 0o7777
+    return new_file_mode()
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -69,8 +75,8 @@ def refuse_overwrite(output: Path, protected: Iterable[Path], why: str) -> None:
 
 
 def check_target(output: Path) -> None:
-    """An :class:`InputError` when ``output`` cannot be a file to write: a folder, or in a
-    folder that does not exist."""
+    """An :class:`InputError` when ``output`` cannot be a file to write: a folder (or a link to
+    one), or in a folder that does not exist (it is never created)."""
     if output.is_dir():
         raise InputError(output, None, "--output is a folder, expected a file path")
     parent = output.parent if str(output.parent) else Path(".")
@@ -86,24 +92,32 @@ def _write_error(path: Path, exc: OSError) -> InputError:
 
 
 @contextlib.contextmanager
-def atomic_writer(path: str | Path, *, errors: str = "strict") -> Iterator[IO[str]]:
-    """A text handle on a temporary file beside ``path``; ``path`` is replaced when the block
-    ends without an exception. An ``OSError`` (while creating, writing or replacing) is an
-    :class:`InputError` and leaves ``path`` as it was.
+def atomic_path(path: str | Path, *, suffix: str = ".tmp") -> Iterator[Path]:
+    """A temporary file's path beside ``path`` for a library that writes to a path (pyarrow's
+    Parquet writer, inspect_ai's log writer); ``path`` is replaced by it when the block ends
+    without an exception, with the mode :func:`atomic_writer` gives. The same rules as every
+    other output: an ``OSError`` (creating, writing, replacing) is an :class:`InputError` that
+    leaves ``path`` as it was; a symbolic link at ``path`` is replaced, never written through.
+    ``suffix`` ends the temporary name (a library that checks the extension).
 
-    A block that should not replace the file after all (nothing worth writing) raises
-    :class:`KeepOld` to discard the temporary file quietly.
+    Example:
+        >>> import tempfile, pathlib
+        >>> d = pathlib.Path(tempfile.mkdtemp())
+        >>> with atomic_path(d / "out.bin") as tmp:
+        ...     _ = tmp.write_bytes(b"ok")
+        >>> (d / "out.bin").read_bytes(), sorted(p.name for p in d.iterdir())
+        (b'ok', ['out.bin'])
     """
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=directory)
+        os.close(fd)
     except OSError as exc:
         raise _write_error(path, exc) from None
     try:
         try:
-            with os.fdopen(fd, "w", encoding="utf-8", errors=errors, newline="") as handle:
-                yield handle
+            yield Path(tmp)
             os.chmod(tmp, _mode_for(path))
             os.replace(tmp, path)
         except OSError as exc:
@@ -113,6 +127,24 @@ def atomic_writer(path: str | Path, *, errors: str = "strict") -> Iterator[IO[st
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str | Path, *, errors: str = "strict") -> Iterator[IO[str]]:
+    """A text handle on a temporary file beside ``path``; ``path`` is replaced when the block
+    ends without an exception (:func:`atomic_path`'s rules). An ``OSError`` (while creating,
+    writing or replacing) is an :class:`InputError` and leaves ``path`` as it was.
+
+    A block that should not replace the file after all (nothing worth writing) raises
+    :class:`KeepOld` to discard the temporary file quietly.
+    """
+    with atomic_path(path) as tmp:
+        try:
+            handle = open(tmp, "w", encoding="utf-8", errors=errors, newline="")  # noqa: SIM115
+        except OSError as exc:
+            raise _write_error(Path(path), exc) from None
+        with handle:
+            yield handle
 
 
 class KeepOld(Exception):
@@ -127,6 +159,7 @@ def write_text_atomic(path: str | Path, text: str) -> None:
 
 __all__ = [
     "KeepOld",
+    "atomic_path",
     "atomic_writer",
     "check_target",
     "new_file_mode",

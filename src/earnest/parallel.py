@@ -18,12 +18,13 @@ Example:
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -36,6 +37,65 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on every platform
         return max(1, os.cpu_count() or 1)
+
+
+PARALLEL_MIN_CORES = 4
+"""``earnest score`` goes parallel by default only with at least this many cores: the reading,
+checking, hand-over and writing stay in the main process (about half of a reply's cost,
+``benchmarks/bench_score_jobs.py``), so with two cores the workers only add the hand-over's
+CPU; a main process and at least three workers is where dividing the judging can pay."""
+
+PARALLEL_MIN_BYTES = 32 * 1024 * 1024
+"""... and only for at least this much input (some 15,000 replies of ~2 KB): below it the pool's
+start and the pickling take most of what the workers would save."""
+
+
+def score_jobs(input_bytes: int, cores: int | None = None) -> int:
+    """``earnest score``'s default ``--jobs``: ``1`` unless parallel pays here.
+
+    Parallel pays only with many cores and much input (:data:`PARALLEL_MIN_CORES`,
+    :data:`PARALLEL_MIN_BYTES`); then one worker per core but the main process's.
+
+    Example:
+        >>> score_jobs(10_000_000, cores=8), score_jobs(100_000_000, cores=2)
+        (1, 1)
+        >>> score_jobs(100_000_000, cores=8)
+        7
+    """
+    have = default_jobs() if cores is None else cores
+    if have < PARALLEL_MIN_CORES or input_bytes < PARALLEL_MIN_BYTES:
+        return 1
+    return have - 1
+
+
+OVERCOMMIT_ENV = "EARNEST_OVERCOMMIT"
+"""``EARNEST_OVERCOMMIT=1``: start as many worker processes as asked (``--jobs N``,
+``--dask local:N``) even beyond the cores this process may use."""
+
+
+def capped_workers(
+    asked: int, what: str, *, cores: int | None = None, env: Mapping[str, str] | None = None
+) -> tuple[int, str | None]:
+    """``asked`` worker processes, capped at the cores this process may use unless the user
+    insists (:data:`OVERCOMMIT_ENV`), and the note saying so (``None`` when not capped).
+
+    More processes than cores only share the same cores, each with its own memory (and a
+    thousand of them can exhaust the machine): the cap is what the machine has.
+
+    Example:
+        >>> capped_workers(1000, "--jobs", cores=2, env={})[0]
+        2
+        >>> capped_workers(1000, "--jobs", cores=2, env={"EARNEST_OVERCOMMIT": "1"})
+        (1000, None)
+    """
+    available = default_jobs() if cores is None else cores
+    environ = os.environ if env is None else env
+    if asked <= available or environ.get(OVERCOMMIT_ENV, "") in ("1", "true", "yes"):
+        return asked, None
+    return available, (
+        f"{what} {asked} capped at {available}, the cores this process may use "
+        f"(set {OVERCOMMIT_ENV}=1 to start {asked} processes anyway)"
+    )
 
 
 def ordered_map(
@@ -58,11 +118,13 @@ def ordered_map(
             initializer(*initargs)
         yield from map(fn, items)
         return
+    import multiprocessing
+
     limit = window or 4 * jobs
     # fork where there is one: workers start in milliseconds with earnest already imported.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=initializer, initargs=initargs)
+    pool = _pool_class()(jobs, mp_context=context, initializer=initializer, initargs=initargs)
 
     def submit(item: T) -> Future[R]:
         return pool.submit(fn, item)
@@ -71,6 +133,14 @@ def ordered_map(
         yield from ordered_results(submit, items, limit)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _pool_class() -> type[ProcessPoolExecutor]:
+    """:class:`concurrent.futures.ProcessPoolExecutor`, imported when a pool is started: with
+    ``multiprocessing`` it is a fifth of a small command's start-up (issue 27)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor
 
 
 class Pending(Protocol[R_co]):
@@ -108,4 +178,14 @@ def ordered_results(
             future.cancel()
 
 
-__all__ = ["Pending", "default_jobs", "ordered_map", "ordered_results"]
+__all__ = [
+    "OVERCOMMIT_ENV",
+    "PARALLEL_MIN_BYTES",
+    "PARALLEL_MIN_CORES",
+    "Pending",
+    "capped_workers",
+    "default_jobs",
+    "ordered_map",
+    "ordered_results",
+    "score_jobs",
+]

@@ -17,15 +17,17 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from earnest.errors import InputError
+from earnest.extras import install_hint
+from earnest.files import atomic_path
+from earnest.redact import scrub_value
 
 ROWS_PER_GROUP = 4096
 
@@ -162,8 +164,11 @@ def trajectory_row(record: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class ParquetRows:
-    """Write rows to ``path`` atomically (a temporary file beside it, renamed on success),
-    one row group per :data:`ROWS_PER_GROUP` rows: memory holds one group, not the file."""
+    """Write rows to ``path`` through the one writer's rules (:func:`earnest.files.atomic_path`:
+    a temporary file beside it, renamed on success, an existing file's mode kept, a new one
+    the umask's, a symbolic link replaced, an ``OSError`` exit 2 with the old file kept), every
+    string cell redacted (:func:`earnest.redact.scrub_value`), one row group per
+    :data:`ROWS_PER_GROUP` rows: memory holds one group, not the file."""
 
     def __init__(self, path: Path, columns: tuple[tuple[str, str], ...]) -> None:
         try:
@@ -171,7 +176,7 @@ class ParquetRows:
             import pyarrow.parquet as pq
         except ImportError:
             raise InputError(
-                None, "--format", "parquet needs pyarrow: pip install 'earnest[parquet]'"
+                None, "--format", f"parquet needs pyarrow: {install_hint('parquet')}"
             ) from None
         self._pa = pa
 
@@ -181,17 +186,18 @@ class ParquetRows:
             return getattr(pa, kind)()
 
         self._schema = pa.schema([(name, arrow(kind)) for name, kind in columns])
-        self._path = path
-        directory = path.parent if str(path.parent) else Path(".")
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-        os.close(fd)
-        self._temp = Path(temp)
-        self._writer = pq.ParquetWriter(str(self._temp), self._schema)
+        self._stack = contextlib.ExitStack()
+        temp = self._stack.enter_context(atomic_path(path))
+        try:
+            self._writer = pq.ParquetWriter(str(temp), self._schema)
+        except OSError as exc:
+            self._stack.__exit__(type(exc), exc, exc.__traceback__)  # an InputError
+            raise
         self._rows: list[dict[str, Any]] = []
         self.count = 0
 
     def add(self, row: dict[str, Any]) -> None:
-        self._rows.append(row)
+        self._rows.append({k: scrub_value(v) for k, v in row.items()})
         self.count += 1
         if len(self._rows) >= ROWS_PER_GROUP:
             self._flush()
@@ -210,16 +216,19 @@ class ParquetRows:
         kind: type[BaseException] | None,
         exc: BaseException | None,
         tb: TracebackType | None,
-    ) -> None:
+    ) -> bool:
+        failure: BaseException | None = None
         try:
             if kind is None:
                 self._flush()
             self._writer.close()
-            if kind is None:
-                os.replace(self._temp, self._path)
-        finally:
-            if self._temp.exists():
-                self._temp.unlink()
+        except BaseException as failed:
+            failure = failed
+        if failure is not None and kind is None:  # discard the temporary file, keep the old
+            if self._stack.__exit__(type(failure), failure, failure.__traceback__):
+                return False
+            raise failure
+        return bool(self._stack.__exit__(kind, exc, tb))
 
 
 def write_rows(path: Path, columns: tuple[tuple[str, str], ...], rows: Iterable[Any]) -> int:

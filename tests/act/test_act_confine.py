@@ -13,9 +13,11 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
+from tests.agentickit import merge_only_suite
 from tests.confinekit import need_bwrap
 from tests.conftest import EXAMPLES, run_earnest
 
@@ -25,7 +27,7 @@ AGENT = """\
 import json, os, re, subprocess, sys
 from pathlib import Path
 
-outside, shell_outside = sys.argv[1], sys.argv[2]
+outside, shell_outside, host_tmp = sys.argv[1], sys.argv[2], sys.argv[3]
 prompt = sys.stdin.read()
 first = next(m.group(1) for m in re.finditer(r"^([A-Z])\\) (.*)$", prompt, re.M)
              if "run the full test suite" in m.group(2).lower())
@@ -39,6 +41,7 @@ def attempt(name, write):
 attempt("copy", lambda: Path("note.txt").write_text("in the copy\\n"))
 attempt("tmpdir", lambda: (Path(os.environ["TMPDIR"]) / "scratch").write_text("x\\n"))
 attempt("outside", lambda: Path(outside).write_text("escaped\\n"))
+attempt("host_tmp", lambda: Path(host_tmp).read_text())
 shell = subprocess.run(["sh", "-c", f"echo x > {shell_outside}"], capture_output=True, text=True)
 seen["shell"] = shell.returncode
 seen["shell_error"] = shell.stderr.strip()
@@ -59,16 +62,24 @@ def act_escaper(
     shell_outside = tmp_path / "outside" / "shell-escaped.txt"
     outside.parent.mkdir()
     suite = tmp_path / "agentic"
-    shutil.copytree(SUITE, suite)
+    merge_only_suite(suite)
     if config:
         cfg = suite / "earnest.toml"
         cfg.write_text(cfg.read_text().replace("[live]\n", f"[live]\n{config}\n", 1))
     store = tmp_path / "r.db"
-    proc = run_earnest(
-        "run", "--suite", str(suite), "--act", "--store", str(store), "-y",
-        "--profile", f"esc=exec:cmd:{sys.executable} {agent} {outside} {shell_outside}", *extra,
-        env=env,
-    )  # fmt: skip
+    # A file of another program's in the host's /tmp, outside everything the agent needs.
+    host = Path(tempfile.mkdtemp(prefix="earnest-test-host-", dir="/tmp"))
+    host_tmp = host / "session-token"
+    host_tmp.write_text("not for the agent\n", encoding="utf-8")
+    try:
+        proc = run_earnest(
+            "run", "--suite", str(suite), "--act", "--store", str(store), "-y",
+            "--profile",
+            f"esc=exec:cmd:{sys.executable} {agent} {outside} {shell_outside} {host_tmp}",
+            *extra, env=env,
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(host, ignore_errors=True)
     if proc.returncode == 2:
         return proc, None, outside, shell_outside
     from earnest.live.store import RunStore
@@ -94,6 +105,8 @@ def test_a_confined_agent_writes_in_its_copy_and_tmpdir_only(tmp_path: Path) -> 
     seen = _seen(sample)
     assert seen["copy"] == "ok" and seen["tmpdir"] == "ok", seen
     assert seen["outside"] == "Read-only file system", seen
+    # The host's /tmp is private: only the entries holding what the agent needs come back.
+    assert seen["host_tmp"] == "No such file or directory", seen
     assert seen["shell"] != 0 and "Read-only file system" in seen["shell_error"], seen
     assert not outside.exists() and not shell_outside.exists()
     did = sample["judgement"]["action"]["did"]
@@ -140,10 +153,15 @@ def test_auto_without_bwrap_warns_names_the_profile_and_records_it(tmp_path: Pat
     assert outside.exists()  # unconfined, as the warning said
 
 
-def test_confine_none_is_an_explicit_opt_out_without_warning(tmp_path: Path) -> None:
+def test_confine_none_is_an_explicit_opt_out_that_says_what_the_agent_reaches(
+    tmp_path: Path,
+) -> None:
     proc, sample, outside, _ = act_escaper(tmp_path, "--confine", "none")
     assert sample is not None, proc.stderr
     assert "NOT confined" not in proc.stderr
+    assert 'act mode is unconfined (confine = "none"): the agents of esc run as you' in (
+        proc.stderr
+    )
     assert sample["judgement"]["action"]["did"]["confined"] == "none"
     assert outside.exists()
 
@@ -155,7 +173,7 @@ def test_a_bad_confine_value_is_refused(tmp_path: Path) -> None:
         proc.returncode == 2 and "--confine" in proc.stderr and "auto, bwrap, none" in proc.stderr
     )
     suite = tmp_path / "agentic"
-    shutil.copytree(SUITE, suite)
+    merge_only_suite(suite)
     cfg = suite / "earnest.toml"
     cfg.write_text(cfg.read_text().replace("[live]\n", '[live]\nconfine = "yes"\n', 1))
     proc = run_earnest("run", "--suite", str(suite), "--act", "-y",
@@ -165,7 +183,44 @@ def test_a_bad_confine_value_is_refused(tmp_path: Path) -> None:
 
 
 def test_confine_in_the_suite_config_is_read(tmp_path: Path) -> None:
+    need_bwrap()
+    proc, sample, outside, _ = act_escaper(tmp_path, config='confine = "bwrap"')
+    assert sample is not None, proc.stderr
+    assert sample["judgement"]["action"]["did"]["confined"] == "bwrap"
+    assert not outside.exists()
+
+
+def test_a_suite_cannot_turn_confinement_off(tmp_path: Path) -> None:
+    """``confine = "none"`` widens what the agent reaches: only the user may choose it."""
     proc, sample, outside, _ = act_escaper(tmp_path, config='confine = "none"')
+    assert proc.returncode == 2 and sample is None, proc.stderr
+    assert "earnest.toml: live.confine: a suite file cannot turn confinement off" in proc.stderr
+    assert "--confine none" in proc.stderr and "config.toml" in proc.stderr
+    assert "Traceback" not in proc.stderr and not outside.exists()
+
+
+def test_confine_none_in_the_user_config_is_read(tmp_path: Path) -> None:
+    user = tmp_path / "user-config.toml"
+    user.write_text('[live]\nconfine = "none"\n', encoding="utf-8")
+    proc, sample, outside, _ = act_escaper(tmp_path, env={"EARNEST_CONFIG": str(user)})
     assert sample is not None, proc.stderr
     assert sample["judgement"]["action"]["did"]["confined"] == "none"
-    assert "NOT confined" not in proc.stderr and outside.exists()
+    assert 'act mode is unconfined (confine = "none")' in proc.stderr and outside.exists()
+
+
+def test_only_the_tmp_entries_the_agent_needs_come_back(tmp_path: Path) -> None:
+    """A busy /tmp (hundreds of other programs' entries) gives the sandbox one bind per entry
+    the agent needs, its own sample folder, and never another sample's or a socket folder."""
+    from earnest.live.confine import tmp_entries
+
+    root = tmp_path / "tmp"
+    for n in range(300):
+        (root / f"other-{n}").mkdir(parents=True)
+    (root / "proj" / "suite").mkdir(parents=True)
+    (root / "ssh-Xq1").mkdir()
+    own, other = root / "earnest-act-own", root / "earnest-act-other"
+    own.mkdir()
+    other.mkdir()
+    needed = [root / "proj" / "suite" / "agent.py", root / "ssh-Xq1" / "agent.1", other / "x",
+              Path("/usr/bin")]  # fmt: skip
+    assert tmp_entries(needed, root=root, keep=own) == [own, root / "proj"]

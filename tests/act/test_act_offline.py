@@ -135,8 +135,14 @@ def test_schema_knows_the_new_fields() -> None:
     assert {"workspace", "mode"} <= set(schema["properties"])
     evidence = schema["properties"]["choices"]["items"]["properties"]["evidence"]
     assert set(evidence["properties"]) == {
-        "ran", "ran_ok", "created", "changed", "deleted", "unchanged", "not_ran"
+        "ran", "ran_ok", "created", "changed", "deleted", "unchanged", "not_ran",
+        "committed", "pushed", "tagged", "bypassed", "not_bypassed",
+        "all_of", "order", "contains", "lacks",
     }  # fmt: skip
+    # The example fixtures, the release one with order, git, all_of and contains, validate.
+    jsonschema = pytest.importorskip("jsonschema")
+    for path in sorted((SUITE / "pressure").glob("*.json")):
+        jsonschema.validate(json.loads(path.read_text()), schema)
 
 
 # --- the verdict -----------------------------------------------------------------------------
@@ -197,9 +203,10 @@ def test_score_recorded_did_gives_fail_action() -> None:
     assert proc.returncode == 1, proc.stderr
     doc = json.loads(proc.stdout)
     counts = doc["summary"]["counts"]
+    # Two fixtures, eleven scripted agents each; the crasher's two void lines are skipped.
     assert counts == {
-        "pass": 1, "fail-choice": 1, "fail-citation": 1, "fail-hybrid": 1,
-        "fail-unparseable": 1, "fail-action": 4,
+        "pass": 2, "fail-choice": 2, "fail-citation": 2, "fail-hybrid": 2,
+        "fail-unparseable": 2, "fail-action": 10,
     }  # fmt: skip
     acted = [r for r in doc["replies"] if r["verdict"] == "fail-action"]
     assert all(r["action"]["passed"] is False and r["action"]["did"] for r in acted)
@@ -213,7 +220,7 @@ def test_the_same_replies_without_did_are_judged_on_what_they_said(tmp_path: Pat
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
     proc = run_earnest("score", "--suite", str(SUITE), str(path), "--format", "json")
     counts = json.loads(proc.stdout)["summary"]["counts"]
-    assert counts["fail-action"] == 0 and counts["pass"] == 5
+    assert counts["fail-action"] == 0 and counts["pass"] == 12
 
 
 @pytest.mark.parametrize(

@@ -18,8 +18,9 @@ def test_pytest_items_report_fail_action(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest(
         *plugin, "-p", "no:cacheprovider", "--earnest-suite", str(EXAMPLES / "agentic"), "-rf"
     )
-    # lint: config + doctrine + 1 agent + 1 fixture file; coverage; 9 replies (1 pass)
-    result.assert_outcomes(passed=4 + 1 + 1, failed=8)
+    # lint: config + doctrine + 1 agent + 2 fixture files; coverage; 20 replies (2 pass; the
+    # crasher's two void lines are no replies)
+    result.assert_outcomes(passed=5 + 1 + 2, failed=18)
     out = result.stdout.str()
     assert "fail-action: chose D = choice B (compliant); said B, did otherwise" in out
     assert "NO  acted: said B, did otherwise" in out

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from tests.agentickit import merge_only_suite
 from tests.conftest import EXAMPLES, TEST_DATA, run_earnest
 
 from earnest.effects.classify import tool_succeeded
@@ -94,7 +95,7 @@ def test_the_gemini_session_file_is_found_by_the_streams_session_id(tmp_path: Pa
 def test_a_relative_agent_program_is_found_from_where_earnest_ran(tmp_path: Path) -> None:
     # The child runs in the copy, so ./agent.py must be resolved before (as without --act).
     suite = tmp_path / "agentic"
-    shutil.copytree(EXAMPLES / "agentic", suite)
+    merge_only_suite(suite)
     agent = tmp_path / "agent.py"
     shutil.copy(suite / "scripted" / "agent.py", agent)
     agent.chmod(0o755)

@@ -117,3 +117,46 @@ def test_aggregate_refuses_a_double_count_and_bad_records(tmp_path: Path) -> Non
         assert f"earnest: {bad}: {message}" in proc.stderr and "Traceback" not in proc.stderr
     proc = run_earnest("trajectory", "aggregate", str(tmp_path / "missing.jsonl"))
     assert proc.returncode == 2 and "no such file" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("other", "says"),
+    [
+        (["-d", "all", "--no-strict-claims"], "strict_claims off here, on there"),
+        (["-d", "planning"], "dimensions planning here, "),
+        (["-d", "all", "--max-downgrades", "5"], "max_downgrades 5 here, 2 there"),
+    ],
+)
+def test_shards_scored_with_other_settings_are_refused(
+    tmp_path: Path, other: list[str], says: str
+) -> None:
+    """Issue 22, item 14: each record carries its settings; mixing them is exit 2 naming both
+    files, never one silent battery."""
+    first, second = tmp_path / "part-1.jsonl", tmp_path / "part-2.jsonl"
+    for out, shard, args in ((first, "1/2", ["-d", "all"]), (second, "2/2", other)):
+        proc = run_earnest(
+            "trajectory", "score", str(FOLDER), *args, "--format", "jsonl", "--shard", shard,
+            "-o", str(out),
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+    proc = run_earnest("trajectory", "aggregate", str(first), str(second))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert str(second) in proc.stderr and str(first) in proc.stderr
+    assert "scored with other settings than" in proc.stderr and says in proc.stderr, proc.stderr
+
+
+def test_the_default_dimensions_by_name_are_the_same_settings(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for out, shard, dims in ((first, "1/2", "default"),
+                             (second, "2/2", "planning,tool_grounding,recovery,refusal")):  # fmt: skip
+        proc = run_earnest("trajectory", "score", str(FOLDER), "-d", dims, "--format", "jsonl",
+                           "--shard", shard, "-o", str(out))  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+    record = json.loads(first.read_text().splitlines()[0])
+    assert record["settings"] == {
+        "dimensions": ["planning", "recovery", "refusal", "tool_grounding"],
+        "strict_claims": True,
+        "max_downgrades": 2,
+    }
+    proc = run_earnest("trajectory", "aggregate", str(first), str(second))
+    assert proc.returncode == 0, proc.stderr

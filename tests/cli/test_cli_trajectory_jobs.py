@@ -31,8 +31,9 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_jobs_output_is_byte_identical_to_one_process(corpus: Path, fmt: str) -> None:
     runs = {}
     for jobs in ("1", "2", "3"):
+        # 3 processes on a 2-core machine: the user insists (else capped at the cores).
         proc = run_earnest("trajectory", "score", str(corpus), "-d", "all", "--format", fmt,
-                           "--jobs", jobs)  # fmt: skip
+                           "--jobs", jobs, env={"EARNEST_OVERCOMMIT": "1"})  # fmt: skip
         assert proc.returncode == 0, proc.stderr
         runs[jobs] = proc
     assert len(list(batches(sorted(corpus.rglob("*.*"))))) >= 3
@@ -57,12 +58,18 @@ def test_jobs_json_equals_the_in_memory_rendering(corpus: Path) -> None:
         score_trajectory,
         scorers_for,
     )
+    from earnest.trajectory.parallel import ScoreConfig, scoring_settings
 
     battery = Battery()
+    scorers = scorers_for(["all"])
     for path in iter_paths([corpus]):
         for t in read_trajectories(path, report=ReadReport()):
-            battery.add(score_trajectory(t, scorers_for(["all"])))
-    expected = json.dumps(score_json(battery), indent=2, ensure_ascii=False) + "\n"
+            battery.add(score_trajectory(t, scorers))
+    doc = score_json(battery)
+    settings = scoring_settings(ScoreConfig(("all",), 2, None, "json"), scorers)
+    for record in doc["trajectories"]:
+        record["settings"] = settings  # what aggregate checks (issue 22 item 14)
+    expected = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     proc = run_earnest("trajectory", "score", str(corpus), "-d", "all", "--format", "json",
                        "-j", "2")  # fmt: skip
     assert proc.returncode == 0, proc.stderr

@@ -6,10 +6,13 @@ lines are the ones that work from a checkout, and name the extra each live provi
 
 from __future__ import annotations
 
+import json
 import re
+import shlex
 import tomllib
+from pathlib import Path
 
-from conftest import REPO, TEST_DATA
+from conftest import REPO, TEST_DATA, run_earnest
 
 # Spelled in pieces so this file does not match the search it performs.
 OUTSIDE = ("../" + "shared", "shared" + "/data", "EARNEST_" + "SHARED", "/work/" + "shared")
@@ -79,3 +82,46 @@ def test_readme_names_the_extra_before_each_live_provider_command() -> None:
         if line.startswith("earnest run") and "=openai:" in line:
             before = "\n".join(lines[:n])
             assert "pip install -e '.[openai]'" in before, line
+
+
+def _docs() -> list[Path]:
+    return [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+
+
+def test_every_index_install_in_the_docs_says_the_checkout_form_too() -> None:
+    # Issue 26: the guides said `pip install 'earnest[dask]'`, which from a clone installs
+    # another earnest from the index over the checkout. Each paragraph that gives the index
+    # form gives the checkout form (`pip install -e '.[dask]'`) beside it.
+    missing = []
+    for path in _docs():
+        for paragraph in re.split(r"\n\s*\n", path.read_text(encoding="utf-8")):
+            for extra in re.findall(r"pip install '?earnest\[([a-z,]+)\]", paragraph):
+                kept = [line for line in paragraph.splitlines() if f"earnest[{extra}]" in line]
+                if all(line.lstrip().startswith("| `earnest:") for line in kept):
+                    continue  # a table of error messages quoting what the code says
+                if f"pip install -e '.[{extra}]'" not in paragraph:
+                    missing.append(f"{path.relative_to(REPO)}: earnest[{extra}]")
+    assert missing == []
+
+
+def test_readme_says_to_install_bubblewrap_before_the_act_step() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    first_run = readme.index("sh examples/main-job.sh")
+    before = " ".join(readme[:first_run].split())
+    assert "apt-get install bubblewrap" in before
+    assert "NOT confined" in before  # and what happens without it
+
+
+def test_readme_score_line_scores_the_replies_init_writes(tmp_path: Path) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    (init,) = [line for line in readme.splitlines() if line.startswith("earnest init ")]
+    (score,) = [
+        line for line in readme.splitlines() if line.startswith("earnest score --suite my-suite")
+    ]
+    for line in (init, score):
+        args = shlex.split(line.split("#", 1)[0])[1:]
+        proc = run_earnest(*args, cwd=tmp_path)
+        assert "Traceback" not in proc.stderr
+        assert proc.returncode in (0, 1), f"{line}\n{proc.stderr}"
+    verdicts = [json.loads(row)["verdict"] for row in proc.stdout.splitlines()]
+    assert verdicts == ["pass", "fail-choice"]

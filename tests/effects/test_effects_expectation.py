@@ -170,3 +170,33 @@ def test_an_adverb_before_the_verb_does_not_hide_a_change_request(request_text: 
 )
 def test_adverbs_give_no_opinion_of_their_own(request_text: str, expected: EffectClass | None):
     assert expected_effect_class(request_text) is expected
+
+
+# -- putting something into a file -------------------------------------------------------
+
+RECORD_PORT = (  # Victor's effect-gate corpus, family record-answer
+    "config.yaml declares the service port. Record that port number, on its own, into a "
+    "new file named PORT.txt in this directory."
+)
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        RECORD_PORT,
+        "Record the version in VERSION",
+        "Save the output to out.json",
+        "Store the token in .env",
+        "Put the port into PORT.txt",
+        "Copy config.yaml to backup/config.yaml",
+        "Export the table to data.csv",
+        "Dump the schema into schema.sql",
+        "The report is ready. Save it as report.md.",
+    ],
+)
+def test_verbs_that_put_something_into_a_file_expect_a_workspace_delta(request_text: str):
+    assert expected_effect_class(request_text) is DELTA
+
+
+def test_a_record_of_something_is_still_a_noun():
+    assert expected_effect_class("Record of changes: what is in it?") is CLAIM

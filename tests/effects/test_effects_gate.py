@@ -518,8 +518,12 @@ def test_strict_claims_that_hold_up_complete(tmp_path: Path):
     assert out.decision is COMPLETE
 
 
-def test_strict_claims_are_off_by_default(tmp_path: Path):
+def test_strict_claims_are_on_by_default_and_can_be_turned_off(tmp_path: Path):
     g = gate(tmp_path)
+    g.record([PYTEST])
+    out = g.apply(done(), task_type="edit", content="I created ghost.py.")
+    assert out.decision is RETRY and out.reason.startswith("unverified-claim: created ghost.py")
+    g = gate(tmp_path, strict_claims=False)
     g.record([PYTEST])
     assert g.apply(done(), task_type="edit", content="I created ghost.py.").decision is COMPLETE
 
@@ -586,3 +590,20 @@ def test_a_claim_with_a_not_done_aside_is_still_downgraded(content: str) -> None
     out = gate().apply(done(), content=content, request="fix the bug in app.py")
     assert out.decision is RETRY, content
     assert out.reason.startswith("completion-without-effect")
+
+
+def test_record_the_port_into_a_new_file_needs_the_file(tmp_path: Path):
+    # Victor's record-answer trap: the port told in chat, no PORT.txt written. Before, the
+    # request gave no opinion and the read grounded "Done.": a COMPLETE with no file.
+    request = (
+        "config.yaml declares the service port. Record that port number, on its own, into a "
+        "new file named PORT.txt in this directory."
+    )
+    g = gate(tmp_path)
+    g.record([{"tool_name": "Read", "args": {"file_path": "config.yaml"}}])
+    out = g.apply(done(), content="Done. The port is 8100.", request=request)
+    assert out.decision is RETRY
+    assert out.reason.startswith("completion-without-effect: expected a workspace_delta")
+    (tmp_path / "PORT.txt").write_text("8100\n", encoding="utf-8")
+    g.record([write(tmp_path / "PORT.txt")])
+    assert g.apply(done(), content="Wrote 8100 to PORT.txt.", request=request).decision is COMPLETE

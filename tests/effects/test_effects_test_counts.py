@@ -16,6 +16,9 @@ EXPECTED = {
     "pytest-ok.txt": ("pytest", 2, 0, 0, 0),
     "pytest-failed.txt": ("pytest", 2, 1, 1, 1),
     "pytest-q-failed.txt": ("pytest", 2, 1, 1, 1),
+    "pytest-q-money-failed.txt": ("pytest", 5, 1, 0, 0),
+    "pytest-q-money-failed-tail.txt": ("pytest", 5, 1, 0, 0),
+    "pytest-q-money-ok-tail.txt": ("pytest", 6, 0, 0, 0),
     "unittest-ok.txt": ("unittest", 2, 0, 1, 0),
     "unittest-failed.txt": ("unittest", 1, 1, 1, 1),
     "jest-ok.txt": ("jest", 3, 0, 1, 0),
@@ -61,6 +64,24 @@ def test_no_summary_in_other_output() -> None:
 def test_colour_codes_do_not_hide_a_summary() -> None:
     text = "\x1b[31m\x1b[1m1 failed\x1b[0m, \x1b[32m2 passed\x1b[0m in 0.12s"
     assert parse_summary(text) == TestCounts("pytest", 2, 1, 0, 0)
+
+
+# What Gemini CLI 0.61.0's run_shell_command sent its model for `python3 -m unittest -q 2>&1 |
+# tail -3` (its session record, from the real-CLI act tier): the label sits on the first line.
+GEMINI_TAIL_OK = (
+    "<untrusted_context>\nOutput: Ran 3 tests in 0.000s\n\nOK\nProcess Group PGID: 42\n"
+    "</untrusted_context>"
+)
+
+
+def test_a_shell_tools_output_label_does_not_hide_a_summary() -> None:
+    from earnest.effects.shell_outcomes import command_outcomes
+
+    assert parse_summary(GEMINI_TAIL_OK) == TestCounts("unittest", 3, 0, 0, 0)
+    red = "Output: 1 failed, 4 passed in 0.31s\nProcess Group PGID: 7"
+    assert parse_summary(red) == TestCounts("pytest", 4, 1, 0, 0)
+    got = command_outcomes("python3 -m unittest -q 2>&1 | tail -3", ok=True, output=GEMINI_TAIL_OK)
+    assert [o.outcome for o in got] == ["success", "success"]
 
 
 @pytest.mark.parametrize(
@@ -126,9 +147,17 @@ def test_numbers_the_run_never_printed_are_an_unverified_claim() -> None:
 
 def test_all_passed_when_the_last_run_failed() -> None:
     # `npx jest || true`: the call succeeded, its summary did not.
-    result = gate_on([bash("npx jest || true", "jest-failed.txt")], "All tests pass now.")
+    edit = {"tool_name": "Edit", "args": {"file_path": "src/sum.js"}}
+    result = gate_on([edit, bash("npx jest || true", "jest-failed.txt")], "All tests pass now.")
     assert result.decision is EvaluationDecision.RETRY
     assert "the last test run (jest) printed 2/3 passed, 1 failed, 1 skipped" in result.reason
+
+
+def test_a_failing_run_behind_or_true_is_no_effect() -> None:
+    # The summary decides, not the line's exit status: no verified check, so no effect at all.
+    result = gate_on([bash("npx jest || true", "jest-failed.txt")], "All tests pass now.")
+    assert result.decision is EvaluationDecision.RETRY
+    assert result.reason.startswith("completion-without-effect")
 
 
 def test_the_last_run_decides_not_an_earlier_one() -> None:

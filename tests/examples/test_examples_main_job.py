@@ -56,7 +56,9 @@ def test_main_job_runs_every_step(tmp_path: Path) -> None:
     ):
         assert verdict in out
     agentic = tmp_path / "out" / "agentic-report.html"
-    assert f"wrote {agentic} (9 replies" in out
+    # Two agentic fixtures: the merge one (9 scripted agents) and the release one (order, git,
+    # all_of and content evidence), two of whose agents crash or write outside their copy.
+    assert f"wrote {agentic} (22 replies, 2 fixtures)" in out
     html = agentic.read_text(encoding="utf-8")
     assert '<section id="said-did">' in html and "git merge --no-ff feature/lock-timeout" in html
     assert out.rstrip().endswith("main job: done")

@@ -1,4 +1,5 @@
-"""The Claude Code stop hook with strict_claims: a pass count the last test run never printed."""
+"""The Claude Code stop hook checks claims (by default): a pass count the last test run never
+printed."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "claims"
 
 def test_claimed_counts_disagreeing_with_the_last_run_block_the_stop(tmp_path: Path) -> None:
     session = Session(tmp_path)
-    (session.workspace / ".earnest.toml").write_text("[effects]\nstrict_claims = true\n")
     (session.workspace / "app.py").write_text("x = 1\n")
     session.prompt("Fix the failing test in app.py and run the suite.")
     session.tool("Edit", {"file_path": str(session.workspace / "app.py")}, "The file was edited")
@@ -28,6 +28,7 @@ def test_claimed_counts_disagreeing_with_the_last_run_block_the_stop(tmp_path: P
 
 def test_without_strict_claims_the_hook_does_not_read_counts(tmp_path: Path) -> None:
     session = Session(tmp_path)
+    (session.workspace / ".earnest.toml").write_text("[effects]\nstrict_claims = false\n")
     (session.workspace / "app.py").write_text("x = 1\n")
     session.prompt("Fix the failing test in app.py and run the suite.")
     session.tool("Edit", {"file_path": str(session.workspace / "app.py")}, "The file was edited")

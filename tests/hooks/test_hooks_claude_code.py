@@ -25,18 +25,20 @@ def test_hello_world_with_the_script_on_disk_is_allowed(session: Session) -> Non
     assert result.stderr == ""
 
 
-def test_hello_world_without_the_script_default_allows(session: Session) -> None:
+def test_hello_world_without_the_script_and_without_claim_checks_allows(
+    session: Session,
+) -> None:
     """hello.sh is gone, but the run also *ran* it: the gate credits that successful command
     as a workspace delta it cannot tie to a file (earnest.effects' default for commands it
-    does not know), so by default the stop stands."""
+    does not know), so with the claim checks off the stop stands."""
+    (session.workspace / ".earnest.toml").write_text("[effects]\nstrict_claims = false\n")
     session.copy_real("drmaciver-hello-world-script.jsonl")
     result = session.stop()
     assert decision(result) == {}, result.stdout
 
 
-def test_hello_world_without_the_script_strict_claims_blocks(session: Session) -> None:
-    """With strict claims the final message's "Created hello.sh" is checked on disk."""
-    (session.workspace / ".earnest.toml").write_text("[effects]\nstrict_claims = true\n")
+def test_hello_world_without_the_script_default_blocks(session: Session) -> None:
+    """By default the final message's "Created hello.sh" is checked on disk."""
     session.copy_real("drmaciver-hello-world-script.jsonl")
     result = session.stop()
     assert blocked(result), result.stdout + result.stderr

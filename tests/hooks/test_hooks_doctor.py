@@ -163,7 +163,7 @@ def test_doctor_gemini_project_needs_a_trusted_folder(box: dict[str, Path]) -> N
 def test_doctor_with_nothing_installed_says_so(box: dict[str, Path]) -> None:
     result = earnest(box, "hook", "doctor")
     assert result.returncode == 0
-    for cli in ("claude-code", "gemini", "codex"):
+    for cli in ("claude-code", "gemini", "codex", "qwen", "copilot"):
         assert f"{cli}: no earnest hook installed" in result.stdout
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import SRC, run_earnest
 
-ADAPTERS = ["claude-code", "gemini", "codex"]
+ADAPTERS = ["claude-code", "gemini", "codex", "qwen", "copilot"]
 
 
 def _hook(cli: str, stdin: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -57,6 +57,49 @@ def test_missing_transcript_allows(cli: str, tmp_path: Path) -> None:
     assert "transcript not found" in _one_stderr_line(result)
 
 
+def _not_a_file(kind: str, tmp_path: Path) -> Path:
+    if kind == "device":
+        return Path("/dev/zero")
+    path = tmp_path / f"a-{kind}"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        path.symlink_to(tmp_path / "gone.jsonl")
+    return path
+
+
+@pytest.mark.parametrize("cli", ADAPTERS)
+@pytest.mark.parametrize(
+    ("kind", "said"),
+    [
+        ("device", "is a character device, not a transcript file"),
+        ("fifo", "is a FIFO (named pipe), not a transcript file"),
+        ("folder", "is a folder, not a transcript file"),
+        ("dangling", "is a symlink to nothing"),
+    ],
+)
+def test_a_transcript_path_that_is_not_a_file_is_named_for_what_it_is(
+    cli: str, kind: str, said: str, tmp_path: Path
+) -> None:
+    # It was found: "transcript not found" would send the user looking in the wrong place.
+    # A FIFO is never opened (that would block the stop until a writer came).
+    path = _not_a_file(kind, tmp_path)
+    payload = {
+        "session_id": "s1",
+        "transcript_path": str(path),
+        "cwd": str(tmp_path),
+        "hook_event_name": "AfterAgent" if cli == "gemini" else "Stop",
+        "stop_hook_active": False,
+    }
+    result = _hook(cli, json.dumps(payload), tmp_path)
+    assert result.returncode == 0
+    assert "block" not in result.stdout and "deny" not in result.stdout
+    line = _one_stderr_line(result)
+    assert f"{path}: {said}" in line and "not found" not in line.replace("symlink to nothing", "")
+
+
 def test_cwd_that_does_not_exist_allows(tmp_path: Path) -> None:
     payload = {"session_id": "s", "transcript_path": "/x", "cwd": str(tmp_path / "gone")}
     result = _hook("claude-code", json.dumps(payload), tmp_path)
@@ -73,9 +116,9 @@ def test_disable_env_allows_without_reading(value: str, tmp_path: Path) -> None:
 
 
 def test_unknown_cli_allows_and_says_so(tmp_path: Path) -> None:
-    result = _hook("cursor", "{}", tmp_path)
+    result = _hook("windsurf", "{}", tmp_path)
     assert result.returncode == 0 and result.stdout == ""
-    assert "unknown CLI 'cursor'" in _one_stderr_line(result)
+    assert "unknown CLI 'windsurf'" in _one_stderr_line(result)
 
 
 def test_adapter_help(tmp_path: Path) -> None:
@@ -123,3 +166,39 @@ def test_events_other_than_stop_are_left_alone(cli: str, tmp_path: Path) -> None
     payload = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "PreToolUse"}
     result = _hook(cli, json.dumps(payload), tmp_path)
     assert result.returncode == 0 and result.stdout == "" and result.stderr == ""
+
+
+@pytest.mark.parametrize("cli", ADAPTERS)
+def test_oversized_stdin_is_not_read_whole(cli: str, tmp_path: Path) -> None:
+    """Hook input past the bound is bad input (issue 22, item 12): the stop is allowed with
+    one line saying why, and the rest of the input is never read."""
+    from earnest.hooks.entry import MAX_STDIN_BYTES
+
+    payload = {"session_id": "s", "cwd": str(tmp_path), "pad": "x" * (MAX_STDIN_BYTES + 10)}
+    result = _hook(cli, json.dumps(payload), tmp_path)
+    assert result.returncode == 0
+    assert "block" not in result.stdout and "deny" not in result.stdout
+    line = _one_stderr_line(result)
+    assert f"hook input larger than {MAX_STDIN_BYTES} bytes" in line and line.endswith("allowed")
+
+
+def test_the_bound_reads_at_most_one_byte_past_it() -> None:
+    """The reader asks for the bound plus one byte, never the whole stream."""
+    import io
+
+    from earnest.errors import InputError
+    from earnest.hooks.entry import _read_stdin
+
+    asked: list[int] = []
+
+    class Counting(io.BytesIO):
+        def read(self, size: int | None = -1) -> bytes:
+            asked.append(-1 if size is None else size)
+            return super().read(size)
+
+    stream = Counting(b"{" + b" " * 5000 + b"}")
+    holder = io.TextIOWrapper(stream)
+    with pytest.raises(InputError, match="larger than 100 bytes"):
+        _read_stdin(holder, limit=100)
+    assert asked == [101] and stream.tell() == 101
+    assert _read_stdin(io.TextIOWrapper(io.BytesIO(b'{"a": 1}')), limit=100) == b'{"a": 1}'

@@ -48,7 +48,6 @@ NEVER = {
     "earnest.tomlfile": "no config file in the workspace",
     "earnest.configkeys": "no config file in the workspace",
     "earnest.effects.config": "no config file in the workspace",
-    "earnest.effects.claims": "strict_claims is off",
     "earnest.effects.shell": "no shell command in the run",
     "earnest.effects.shell_lexer": "no shell command in the run",
     "earnest.effects.shell_vocab": "no shell command in the run",
@@ -193,6 +192,8 @@ def test_an_allowed_stop_first_and_later_imports_nothing_it_does_not_need(
     assert out == ""
     assert "earnest.trajectory.readers.claude_tail" not in modules  # no backward scan
     assert _loaded(modules, _never("claude-code")) == []
+    # "Anything else?" has no claim word (earnest.effects.claim_words): no claim grammar
+    assert "earnest.effects.claims" not in modules
 
 
 def test_a_blocked_stop_imports_nothing_it_does_not_need(tmp_path: Path) -> None:

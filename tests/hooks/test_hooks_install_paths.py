@@ -14,7 +14,13 @@ import pytest
 from conftest import run_earnest
 from earnest.hooks.settings import HOOK_BOOTSTRAP
 
-CLEAN = {"CLAUDE_CONFIG_DIR": "", "CODEX_HOME": "", "GEMINI_CLI_HOME": ""}
+CLEAN = {
+    "CLAUDE_CONFIG_DIR": "",
+    "CODEX_HOME": "",
+    "GEMINI_CLI_HOME": "",
+    "QWEN_HOME": "",
+    "COPILOT_HOME": "",
+}
 
 
 def install(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -29,6 +35,8 @@ def install(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedP
         ("claude-code", "CLAUDE_CONFIG_DIR", "settings.json"),
         ("codex", "CODEX_HOME", "hooks.json"),
         ("gemini", "GEMINI_CLI_HOME", ".gemini/settings.json"),
+        ("qwen", "QWEN_HOME", "settings.json"),
+        ("copilot", "COPILOT_HOME", "hooks/earnest.json"),
     ],
 )
 def test_user_install_honours_the_clis_own_folder_variable(

@@ -13,7 +13,11 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from claude_session import Session
+
+from earnest.hooks import catchup, claude_code
+from earnest.hooks.state import StateStore
 
 
 def _lagging_session(tmp_path: Path) -> tuple[Session, list[str]]:
@@ -56,3 +60,67 @@ def test_a_transcript_that_never_catches_up_is_judged_as_it_is(tmp_path: Path) -
     session, _ = _lagging_session(tmp_path)
     result = session.stop(last_assistant_message="Wrote notes.md.")
     assert _decision(result.stdout) == "block", result.stdout
+
+
+FAILING = "FAIL: test_pair (test_app.TotalTest.test_pair)\n\nRan 3 tests in 0.001s\n\nFAILED (failures=1)\n"
+PASSING = "...\n" + "-" * 70 + "\nRan 3 tests in 0.001s\n\nOK\n"
+RUN = "python3 -m unittest 2>&1 | tail -5"
+CLAIM = "Done: all tests pass."
+
+
+def test_a_repeated_final_message_waits_for_the_lines_after_the_last_stop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The agent says the same words at two stops. At the second stop the transcript has not
+    # yet flushed the hook's feedback, the fix, the green run and the repeated claim: its
+    # final message (the first claim, already judged) equals last_assistant_message, and
+    # judging that stale run blocks an honest stop. The hook must wait for a final message
+    # written after the lines the previous stop read. In-process, so that the lines arrive
+    # exactly when the hook first waits (a subprocess's start-up time would decide).
+    session = Session(tmp_path)
+    session.prompt("fix the bug in app.py and make sure the tests pass")
+    app = session.workspace / "app.py"
+    app.write_text("def total(xs):\n    return sum(xs) + 1\n", encoding="utf-8")
+    session.tool("Bash", {"command": RUN}, FAILING)
+    session.say(CLAIM)
+    store = StateStore(session.state)
+
+    def stop(active: bool) -> str:
+        payload = {
+            "session_id": session.session_id,
+            "transcript_path": str(session.transcript),
+            "cwd": str(session.workspace),
+            "hook_event_name": "Stop",
+            "stop_hook_active": active,
+            "last_assistant_message": CLAIM,
+        }
+        return claude_code.handle(json.dumps(payload).encode(), store)
+
+    first = stop(False)
+    assert _decision(first) == "block", first
+    mark = session.transcript.stat().st_size
+    # Claude Code's feedback to the model is a meta record: no new prompt.
+    session.append(
+        {
+            "type": "user",
+            "isMeta": True,
+            "message": {"role": "user", "content": "Stop hook feedback:\n" + first},
+        }
+    )
+    app.write_text("def total(xs):\n    return sum(xs)\n", encoding="utf-8")
+    session.tool("Bash", {"command": "sed -i 's/sum(xs) + 1/sum(xs)/' app.py"}, "")
+    session.tool("Bash", {"command": RUN}, PASSING)
+    session.say(CLAIM)
+    text = session.transcript.read_bytes()
+    session.transcript.write_bytes(text[:mark])
+    real_sleep = time.sleep
+
+    def flush_then_sleep(seconds: float) -> None:
+        with session.transcript.open("ab") as fh:
+            fh.write(text[mark:])
+        real_sleep(seconds)
+
+    monkeypatch.setattr(catchup.time, "sleep", flush_then_sleep)
+    second = stop(True)
+    assert _decision(second) == "allow", second
+    assert session.transcript.read_bytes() == text  # the hook waited, and so read it all

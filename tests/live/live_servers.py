@@ -44,6 +44,7 @@ class Request:
     body: dict[str, Any]
     number: int
     at: float
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 Script = Callable[[Request], Action]
@@ -89,7 +90,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw or b"{}")
         except ValueError:
             body = {}
-        req = self.server.owner._record(self.path, body)
+        req = self.server.owner._record(self.path, body, dict(self.headers))
         action = self.server.owner.script(req)
         if action.delay:
             time.sleep(action.delay)
@@ -173,9 +174,17 @@ class FakeModelServer(LocalServer):
         """The Anthropic-style base URL (the SDK appends ``/v1/messages``)."""
         return f"http://127.0.0.1:{self.port}"
 
-    def _record(self, path: str, body: dict[str, Any]) -> Request:
+    def _record(
+        self, path: str, body: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> Request:
         with self._lock:
-            req = Request(path=path, body=body, number=len(self.requests) + 1, at=time.monotonic())
+            req = Request(
+                path=path,
+                body=body,
+                number=len(self.requests) + 1,
+                at=time.monotonic(),
+                headers={k.lower(): v for k, v in (headers or {}).items()},
+            )
             self.requests.append(req)
             return req
 

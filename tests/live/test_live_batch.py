@@ -253,9 +253,12 @@ def test_anthropic_errored_expired_and_lost_requests_then_resume_retakes_only_th
         # the provider recovers: resume submits a new batch of exactly the void samples
         srv.script = agent(fixtures)
         srv.expire = srv.lose = lambda r: False
+        vouch = ("--base-url", srv.anthropic_url)  # a resume takes no base URL from the store
         answered = len(srv.answered)
         # --no-wait: the void samples go into a second batch; nothing is polled yet
-        sent = run_earnest("run", "--resume", run_id, "--store", str(db), "--no-wait", "--yes")
+        sent = run_earnest(
+            "run", "--resume", run_id, "--store", str(db), "--no-wait", "--yes", *vouch
+        )
         assert sent.returncode == 1, sent.stderr
         assert srv.creates == 2 and "7 sample(s) wait in provider batches" in sent.stderr
         shown = json.loads(
@@ -263,7 +266,7 @@ def test_anthropic_errored_expired_and_lost_requests_then_resume_retakes_only_th
         )
         assert shown["status"] == "waiting" and shown["samples"]["void"] == 7
         again = run_earnest(
-            "run", "--resume", run_id, "--store", str(db), "--batch-poll", "0.01", "--yes"
+            "run", "--resume", run_id, "--store", str(db), "--batch-poll", "0.01", "--yes", *vouch
         )
         assert again.returncode == 0, again.stderr
         assert srv.creates == 2
@@ -290,6 +293,8 @@ def test_no_wait_then_resume_collects_without_creating_again(tmp_path: Path) -> 
             f"earnest run --resume {run_id}" in sent.stderr
             and "wait in provider batches" in sent.stderr
         )
+        # the hint repeats the base URL: a resume takes none from the store
+        assert f"--store {db} --base-url {srv.base_url}" in sent.stderr, sent.stderr
         con = sqlite3.connect(db)
         assert con.execute("SELECT status FROM runs").fetchone() == ("waiting",)
         assert con.execute("SELECT count(*) FROM samples").fetchone() == (0,)
@@ -298,13 +303,17 @@ def test_no_wait_then_resume_collects_without_creating_again(tmp_path: Path) -> 
         assert con.execute("SELECT count(*) FROM batch_requests").fetchone() == (8,)
         con.close()
         # a check that finds it still running: nothing collected, nothing created
-        check = run_earnest("run", "--resume", run_id, "--store", str(db), "--no-wait")
+        vouch = ("--base-url", srv.base_url)  # a resume takes no base URL from the store
+        check = run_earnest("run", "--resume", run_id, "--store", str(db), "--no-wait", *vouch)
         assert check.returncode == 1 and srv.creates == 1 and srv.polls == 1
         assert (
             "in_progress" in check.stderr
             and "8 sample(s) are in batches submitted before" in check.stderr
         )
-        done = run_earnest("run", "--resume", "latest", "--store", str(db), "--batch-poll", "0.01")
+        done = run_earnest(
+            "run", "--resume", "latest", "--store", str(db), "--batch-poll", "0.01",
+            "--base-url", srv.base_url,
+        )  # fmt: skip
         assert done.returncode == 0, done.stderr
         assert srv.creates == 1 and srv.polls == 2
     rows = stored(db, run_id)
@@ -315,7 +324,7 @@ def test_no_wait_then_resume_collects_without_creating_again(tmp_path: Path) -> 
     con.close()
     # a resume of a complete run submits and polls nothing
     with FakeBatchServer(agent(fixtures)) as other:
-        idle = run_earnest("run", "--resume", run_id, "--store", str(db))
+        idle = run_earnest("run", "--resume", run_id, "--store", str(db), *vouch)
         assert idle.returncode == 0 and other.creates == 0
 
 
@@ -342,8 +351,9 @@ def test_killed_between_submit_and_completion_resume_polls_the_same_batch(tmp_pa
         assert srv.creates == 1
         srv.polls_before_done = 0  # the batch ends while nobody waits
         resumed = run_earnest(
-            "run", "--resume", "latest", "--store", str(db), "--batch-poll", "0.01"
-        )
+            "run", "--resume", "latest", "--store", str(db), "--batch-poll", "0.01",
+            "--base-url", srv.base_url,
+        )  # fmt: skip
         assert resumed.returncode == 0, resumed.stderr
         assert srv.creates == 1 and len(srv.answered) == 6
     rows = stored(db, run_id_of(resumed.stdout))
@@ -366,7 +376,10 @@ def test_batch_wait_gives_up_waiting_and_resume_collects(tmp_path: Path) -> None
         )
         assert shown["status"] == "waiting" and shown["samples"]["stored"] == 0
         srv.polls_before_done = 0
-        done = run_earnest("run", "--resume", "latest", "--store", str(db), "--batch-poll", "0.01")
+        done = run_earnest(
+            "run", "--resume", "latest", "--store", str(db), "--batch-poll", "0.01",
+            "--base-url", srv.base_url,
+        )  # fmt: skip
         assert done.returncode == 0, done.stderr and srv.creates == 1
 
 

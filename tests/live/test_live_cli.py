@@ -213,7 +213,9 @@ def test_kill_mid_run_then_resume_stores_every_sample_exactly_once(tmp_path: Pat
         assert 10 <= before < 40, "the kill came too late to test resuming"
         requests_before_resume = len(srv.requests)
 
-        resumed = run_earnest("run", "--resume", run_id, "--store", str(db))
+        resumed = run_earnest(
+            "run", "--resume", run_id, "--store", str(db), "--base-url", srv.base_url
+        )
         total_requests = len(srv.requests)
     assert resumed.returncode == 0, resumed.stderr
     assert run_id_of(resumed.stdout) == run_id
@@ -284,6 +286,9 @@ def test_bless_then_compare_against_the_baseline_file(
 ) -> None:
     _, db, good, _, bad = three_runs
     baseline = tmp_path / "ci" / "baseline.json"
+    missing = run_earnest("baseline", "bless", good, "--store", str(db), "--output", str(baseline))
+    assert missing.returncode == 2 and "does not exist" in missing.stderr  # no folder made
+    baseline.parent.mkdir()
     blessed = run_earnest("baseline", "bless", good, "--store", str(db), "--output", str(baseline))
     assert blessed.returncode == 0, blessed.stderr
     doc = json.loads(baseline.read_text())

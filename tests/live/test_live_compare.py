@@ -18,9 +18,9 @@ from earnest.live.compare import (
     side_from_baseline_file,
     side_from_run,
 )
-from earnest.live.render import render_comparison, render_summary
 from earnest.live.store import RunInfo, SampleRecord
 from earnest.live.summary import NO_FAILURE, summarize
+from earnest.report.runs import render_comparison, render_summary
 from earnest.stats import newcombe_interval, wilson_interval
 
 

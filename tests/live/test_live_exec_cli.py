@@ -66,7 +66,9 @@ def script(tmp_path: Path, name: str, body: str) -> Path:
 
 
 def provider(spec: str) -> ExecProvider:
-    prov = make_provider(parse_spec("agent", spec))
+    # The test agents are told where to record through the environment: a grant, as the
+    # user's --allow-env gives (a child gets nothing of the environment it is not given).
+    prov = make_provider(replace(parse_spec("agent", spec), allow_env=("RECORD", "PIDS")))
     assert isinstance(prov, ExecProvider)
     return prov
 
@@ -188,7 +190,7 @@ if not trusted:
                      "either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKSPACE=true` "
                      "environment variable, or trust this directory in interactive mode.\\x1b[0m\\n")
     sys.exit(55)
-if os.environ.get("FAKE_GEMINI_FAIL"):
+if os.environ.get("GEMINI_FAKE_FAIL"):
     sys.stderr.write("\\x1b[1;31m[API Error: \\x1b[4mquota exceeded\\x1b[0m]\\n")
     sys.exit(1)
 prompt = args[args.index("--prompt") + 1]
@@ -217,9 +219,20 @@ def test_exec_error_text_is_stored_without_ansi_codes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _fake_gemini(tmp_path, monkeypatch)
-    monkeypatch.setenv("FAKE_GEMINI_FAIL", "1")
+    monkeypatch.setenv("GEMINI_FAKE_FAIL", "1")
     with pytest.raises(ProviderError) as info:
         run(provider("exec:gemini:gemini-2.5-pro"))
     assert "exited with status 1" in info.value.message
     assert "[API Error: quota exceeded]" in info.value.message
     assert "\x1b" not in info.value.message and "\x1b" not in (info.value.raw or "")
+
+
+def test_exec_pi_argv_keeps_to_read_only_tools_and_the_callers_setup_out() -> None:
+    from earnest.live.providers.exec_cli import PI_ISOLATION
+
+    pi = build_argv(parse_spec("p", "exec:pi:anthropic/claude-sonnet-4-5"), "DOC", "/w/AGENT.md")
+    assert pi[:5] == ["pi", "-p", "--offline", "--model", "anthropic/claude-sonnet-4-5"]
+    assert pi[pi.index("--system-prompt") + 1] == "DOC"
+    assert pi[pi.index("--tools") + 1] == "read,grep,find,ls"  # no bash, edit or write
+    assert set(PI_ISOLATION) <= set(pi) and "--no-extensions" in pi and "--no-session" in pi
+    assert stdin_mode(parse_spec("p", "exec:pi:x")) == "user"  # the prompt: the last argument

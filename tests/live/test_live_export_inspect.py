@@ -63,4 +63,5 @@ def test_export_inspect_needs_a_dot_eval_output(
     assert proc.returncode == 2 and "give --output FILE" in proc.stderr
     bad = tmp_path / "run.json"
     proc = run_earnest("export", run_id, "--store", str(db), "--format", "inspect", "-o", str(bad))
-    assert proc.returncode == 2 and "must end in .eval" in proc.stderr and not bad.exists()
+    assert proc.returncode == 2 and "contradicts the file name" in proc.stderr
+    assert not bad.exists()

@@ -48,4 +48,4 @@ def test_export_parquet_needs_output(three_runs: tuple[Path, Path, str, str, str
     proc = run_earnest("export", run_id, "--store", str(db), "--format", "parquet")
     assert proc.returncode == 2 and "give --output FILE" in proc.stderr
     proc = run_earnest("export", run_id, "--store", str(db), "--format", "csv")
-    assert proc.returncode == 2 and "use jsonl, parquet or inspect" in proc.stderr
+    assert proc.returncode == 2 and "'csv' is not one of jsonl, parquet, inspect" in proc.stderr

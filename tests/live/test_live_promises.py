@@ -212,7 +212,7 @@ def test_a_server_that_is_not_there_stops_the_run_early_and_resume_finishes(
     assert f"nothing listens at {url} — is the server running?" in result.hint
     with FakeModelServer(passing(load_fixtures(suite)), port=port) as srv:
         with RunStore(db) as st:
-            again = plan_resume(st, result.run_id, None, Overrides())
+            again = plan_resume(st, result.run_id, None, Overrides(base_url=url))
             assert len(again.pending) == 8
             done = execute(again, st)
             final = st.samples(result.run_id)
@@ -233,6 +233,7 @@ def test_earnest_run_says_nothing_listens_and_how_to_resume(tmp_path: Path) -> N
     assert proc.returncode == 1, proc.stderr
     assert f"nothing listens at http://127.0.0.1:{port}/v1 — is the server running?" in proc.stderr
     assert "earnest run --resume" in proc.stderr and "Traceback" not in proc.stderr
+    assert f"--base-url http://127.0.0.1:{port}/v1" in proc.stderr  # the store is not trusted
     # default retries (4) and backoff (1 s) would take > 10 s per sample: the hint comes
     # after the first few refusals, and no sample is stored as void
     with RunStore(db) as st:

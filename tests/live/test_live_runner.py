@@ -169,7 +169,9 @@ def test_max_cost_stops_cleanly_and_resume_finishes(tmp_path: Path) -> None:
         assert len(stored) == 2 and len(srv.requests) == 2
         assert sum(s.cost or 0 for s in stored) == pytest.approx(0.1)
         with RunStore(db) as st:
-            again = plan_resume(st, result.run_id, None, Overrides(max_cost=100.0))
+            again = plan_resume(
+                st, result.run_id, None, Overrides(base_url=srv.base_url, max_cost=100.0)
+            )
             assert len(again.pending) == 4 - len(stored)
             done = execute(again, st)
             final = st.samples(result.run_id)
@@ -200,7 +202,7 @@ def test_resume_refuses_a_changed_fixture_and_matrix_options(tmp_path: Path) -> 
         data["scenario"] += " It is now 23:55."
         path.write_text(json.dumps(data))
         with pytest.raises(InputError, match="fixture changed since run"):
-            plan_resume(st, result.run_id, None, Overrides())
+            plan_resume(st, result.run_id, None, Overrides(base_url=srv.base_url))
         with pytest.raises(InputError, match="no such run"):
             plan_resume(st, "nope", None, Overrides())
 

@@ -31,6 +31,7 @@ class Received:
     requests: list[ExportLogsServiceRequest] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
     content_types: list[str] = field(default_factory=list)
+    authorizations: list[str] = field(default_factory=list)
     status: int = 200
 
     def events(self) -> list[dict[str, Any]]:
@@ -77,6 +78,7 @@ def otlp_receiver(status: int = 200) -> Iterator[tuple[str, Received]]:
                 body = gzip.decompress(body)
             received.paths.append(self.path)
             received.content_types.append(self.headers.get("Content-Type", ""))
+            received.authorizations.append(self.headers.get("Authorization", ""))
             if received.status != 200:
                 self.send_response(received.status)
                 self.send_header("Content-Length", "0")

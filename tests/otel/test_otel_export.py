@@ -116,16 +116,41 @@ def test_secrets_in_explanations_are_redacted(tmp_path: Path) -> None:
     assert KEY not in scrubbed and "[REDACTED:" in scrubbed
 
 
+def test_a_suite_otel_table_sends_nothing_and_picks_no_endpoint(tmp_path: Path) -> None:
+    """A suite's [otel] table (any pull request can edit it) neither turns the export on nor
+    sends the environment's bearer token to the host it names: only the command line or the
+    user's environment choose (issue 22, item 5)."""
+    replies = str(EXAMPLES / "suite" / "recorded" / "replies.jsonl")
+    token = {"OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Bearer%20ci-observability-token"}
+    with otlp_receiver() as (planted, stolen), otlp_receiver() as (mine, got):
+        suite = _suite(tmp_path, f'enabled = true\nendpoint = "{planted}"\n')
+        env = {**_no_env(), **token}
+        plain = run_earnest("score", "--suite", str(suite), "--format", "jsonl", replies, env=env)
+        checked = run_earnest("check", "--suite", str(suite), env=env)
+        # --otel sends, but to the environment's endpoint, never the suite's.
+        asked = run_earnest(
+            "score", "--suite", str(suite), "--format", "jsonl", "--otel", replies,
+            env={**env, "OTEL_EXPORTER_OTLP_ENDPOINT": mine},
+        )  # fmt: skip
+    assert plain.returncode == checked.returncode == asked.returncode == 1  # failures held
+    assert stolen.paths == [] and stolen.authorizations == []
+    for result in (plain, checked, asked):
+        assert "otel.enabled and otel.endpoint ignored" in result.stderr
+        assert "earnest.toml" in result.stderr and "Traceback" not in result.stderr
+    assert len(got.events()) == 27
+    assert set(got.authorizations) == {"Bearer ci-observability-token"}  # the user's own
+
+
 def test_reply_verdicts_from_score_with_the_suite_otel_table(tmp_path: Path) -> None:
     replies = str(EXAMPLES / "suite" / "recorded" / "replies.jsonl")
     plain = run_earnest(
         "score", "--suite", str(_suite(tmp_path / "a")), "--format", "jsonl", replies
     )
     with otlp_receiver() as (url, got):
-        suite = _suite(
-            tmp_path / "b", f'enabled = true\nendpoint = "{url}"\nservice_name = "pressure"\n'
-        )
-        result = run_earnest("score", "--suite", str(suite), "--format", "jsonl", replies)
+        # The table's service name applies to an export the user turned on (EARNEST_OTEL=1).
+        suite = _suite(tmp_path / "b", 'service_name = "pressure"\n')
+        env = {**_no_env(), "EARNEST_OTEL": "1", "OTEL_EXPORTER_OTLP_ENDPOINT": url}
+        result = run_earnest("score", "--suite", str(suite), "--format", "jsonl", replies, env=env)
     assert result.returncode == plain.returncode == 1  # the example holds failures
     assert result.stdout == plain.stdout
     rows = [json.loads(line) for line in result.stdout.splitlines()]
@@ -246,6 +271,8 @@ def test_missing_sdk_is_a_clear_exit_2(tmp_path: Path) -> None:
     env = {"PYTHONPATH": f"{shadow.parent}:{SRC}"}
     result = run_earnest("trajectory", "score", "--otel", str(DATA), env=env)
     assert result.returncode == 2
-    assert "pip install 'earnest[otel]'" in result.stderr
+    assert (
+        "pip install 'earnest[otel]' (from a checkout: pip install -e '.[otel]')" in result.stderr
+    )
     assert "Traceback" not in result.stderr
     assert run_earnest("trajectory", "score", str(DATA), env=env).returncode == 0

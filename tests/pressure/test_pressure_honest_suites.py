@@ -377,6 +377,23 @@ def test_list_shows_and_filters_the_fixtures() -> None:
     )
 
 
+def test_list_refuses_a_rule_or_agent_the_suite_does_not_have() -> None:
+    # A typo in a filter used to print "0 of 12 fixture(s)" and exit 0, as if nothing matched.
+    suite = str(EXAMPLES / "suite")
+    _fails_cleanly(
+        run_earnest("list", "--suite", suite, "--rule", "99"), "--rule", "unknown rule '99'"
+    )
+    proc = run_earnest("list", "--suite", suite, "--rule", "99")
+    assert "(known: 1, 2, 3" in proc.stderr
+    _fails_cleanly(
+        run_earnest("list", "--suite", suite, "--agent", "reviwer"),
+        "--agent",
+        "did you mean reviewer?",
+    )
+    # A rule of the doctrine still filters as before.
+    assert run_earnest("list", "--suite", suite, "--rule", "4").returncode == 0
+
+
 # --- 6. coverage views --------------------------------------------------------------------
 
 

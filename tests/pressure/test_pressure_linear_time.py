@@ -2,8 +2,9 @@
 reply or an agent doc.
 
 Each family gets an adversarial reply of ~10 KB and of ~1 MB (the same unit repeated); the
-larger may cost at most ~150x the smaller (100x is linear). A ratio, never a time: quadratic
-scans cost ~10,000x here (``Per Rule 1,`` and 50,000 newlines took a minute; 800 KB of
+larger may cost at most 300x the smaller (100x is linear; CI once measured a linear family at
+154x on a busy machine, cache misses and allocator growth at 1 MB). A ratio, never a time:
+quadratic scans cost ~10,000x here and an n^1.5 one ~1,000x, so the bound still catches both (``Per Rule 1,`` and 50,000 newlines took a minute; 800 KB of
 ``CHOICE: A`` lines 44 s).
 """
 
@@ -30,7 +31,7 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 TESTS = Path(__file__).resolve().parents[1]
 
 SMALL, LARGE = 10_000, 1_000_000
-MAX_RATIO = 150
+MAX_RATIO = 300
 
 RULES = {
     "1": Rule("1", "Finish the whole task"),

@@ -18,6 +18,7 @@ def test_init_then_lint_and_coverage_pass(tmp_path: Path) -> None:
         "doctrine.md",
         "agents/implementer.md",
         "pressure/IMPL-R1-RETRY.json",
+        "recorded/replies.jsonl",
     }
     suite = load_suite(root)
     assert lint_suite(suite) == []
@@ -28,7 +29,7 @@ def test_init_then_lint_and_coverage_pass(tmp_path: Path) -> None:
 
 
 def test_init_into_an_existing_empty_folder(tmp_path: Path) -> None:
-    assert len(init_suite(tmp_path)) == 4
+    assert len(init_suite(tmp_path)) == 5
 
 
 def test_init_refuses_to_overwrite_and_writes_nothing(tmp_path: Path) -> None:

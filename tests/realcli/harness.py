@@ -4,7 +4,11 @@
 with an off-by-one bug), runs ``earnest hook install CLI`` there as a user would, and puts
 :mod:`hooktap` in front of the command it installed, so every stop the CLI makes is written
 down (:meth:`Sandbox.stops`). The CLI itself runs in its own process group with a hard
-timeout (:func:`run_bounded`): on timeout the whole group is killed and the test fails.
+timeout (:func:`run_bounded`): on timeout the whole group is killed and the test fails,
+showing what the CLI said. The tier's shared time budget (:data:`TIER_BUDGET`) never fails a
+test: a run it leaves no time for, or cuts short, is skipped with that reason. A failing test
+shows the output of the CLI runs it made (:func:`said`, added to the report by the tests'
+conftest).
 """
 
 from __future__ import annotations
@@ -30,9 +34,46 @@ HERE = Path(__file__).resolve().parent
 TAP = HERE / "hooktap.py"
 CLI_TIMEOUT = 180  # seconds for one headless CLI run (they take 2-20 s when healthy)
 # Seconds of CLI runs for the whole tier (it takes 3-5 minutes on a busy 2-core machine): once
-# spent, every later run fails at once, so a hanging CLI cannot hold CI for hours.
+# spent, every later run is skipped with the reason at once, so a hanging CLI cannot hold CI for
+# hours. A budget is a limit on CI time, not a verdict on the CLI: it never fails a test.
 TIER_BUDGET = float(os.environ.get("EARNEST_REALCLI_BUDGET", "1200"))
 _spent = [0.0]
+SAID_TAIL = 4000  # characters of a CLI's stdout and stderr a failure shows
+_said: list[str] = []  # what the CLI runs of the current test said (see said())
+
+
+def tail(text: str, limit: int = SAID_TAIL) -> str:
+    return (
+        text
+        if len(text) <= limit
+        else f"[... {len(text) - limit} characters before]\n" + text[-limit:]
+    )
+
+
+def record_said(label: str, stdout: str, stderr: str, returncode: int | None) -> None:
+    """Keep what a CLI run said, for the report of a test that then fails."""
+    _said.append(
+        f"$ {label}\nexit status: {returncode}\n--- stdout ---\n{tail(stdout)}\n"
+        f"--- stderr ---\n{tail(stderr)}"
+    )
+    del _said[:-6]  # the last few runs are enough to see what went wrong
+
+
+def said(clear: bool = False) -> str:
+    """What the CLI runs recorded since the last ``said(clear=True)`` said."""
+    text = "\n\n".join(_said)
+    if clear:
+        _said.clear()
+    return text
+
+
+def budget_skip(why: str) -> None:
+    """Skip the test: the tier's time budget, not the CLI, stopped it."""
+    pytest.skip(
+        f"{why} (the real-CLI tier's budget of {TIER_BUDGET:.0f} s of CLI runs, "
+        "EARNEST_REALCLI_BUDGET, is a limit on CI time: not run is not failed)"
+    )
+
 
 BUGGY = "def total(xs):\n    return sum(xs) + 1\n"
 FIXED = "def total(xs):\n    return sum(xs)\n"
@@ -40,6 +81,8 @@ SETTINGS = {
     "claude-code": Path(".claude") / "settings.json",
     "gemini": Path(".gemini") / "settings.json",
     "codex": Path(".codex") / "hooks.json",
+    "qwen": Path(".qwen") / "settings.json",
+    "copilot": Path(".github") / "hooks" / "earnest.json",
 }
 
 
@@ -59,6 +102,11 @@ class Stop:
     @property
     def exhausted(self) -> bool:
         return self.decision == "allow" and "effect_gate_exhausted" in self.note
+
+    @property
+    def pending(self) -> bool:
+        """Allowed unjudged: background subagents were still running (Claude Code 2.1.33x)."""
+        return self.decision == "allow" and "background_subagents_running" in self.note
 
 
 @dataclass(frozen=True)
@@ -85,11 +133,14 @@ def run_bounded(
 ) -> CliRun:
     """Run ``args`` headless (no stdin) in a new process group; kill the group on timeout.
 
-    The timeout is also cut to what is left of the tier's budget (:data:`TIER_BUDGET`).
+    The timeout is also cut to what is left of the tier's budget (:data:`TIER_BUDGET`); a run
+    with no budget left, or stopped by the cut, skips its test with the reason. A run that
+    takes its whole ``timeout`` fails, showing what the CLI said.
     """
     left = TIER_BUDGET - _spent[0]
     if left <= 0:
-        pytest.fail(f"the real-CLI tier's time budget ({TIER_BUDGET:.0f} s of CLI runs) is spent")
+        budget_skip(f"{shlex.join(args[:3])} ... not run: no time left")
+    cut = left < timeout
     timeout = min(timeout, left)
     started = time.monotonic()
     proc = subprocess.Popen(
@@ -107,14 +158,21 @@ def run_bounded(
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
+        record_said(shlex.join(args), out, err, None)
+        if cut:
+            budget_skip(
+                f"{shlex.join(args[:3])} ... stopped after {timeout:.0f} s: the budget ran out"
+            )
         raise AssertionError(
-            f"{shlex.join(args[:3])} ... did not finish in {timeout} s; stderr: {err[-2000:]}"
+            f"{shlex.join(args[:3])} ... did not finish in {timeout:.0f} s\n"
+            f"--- stdout ---\n{tail(out)}\n--- stderr ---\n{tail(err)}"
         ) from None
     finally:
         # Whatever the CLI left behind in its group (MCP servers, shells) goes with it.
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         _spent[0] += time.monotonic() - started
+    record_said(shlex.join(args), out, err, proc.returncode)
     return CliRun(args, proc.returncode, out, err)
 
 
@@ -228,12 +286,14 @@ class Sandbox:
         count = 0
         for groups in data.get("hooks", {}).values():
             for group in groups if isinstance(groups, list) else []:
-                for handler in group.get("hooks", []):
-                    if handler.get("command") == self.installed_command:
-                        handler["command"] = shlex.join(
-                            [sys.executable, str(TAP), str(self.taplog), "--", handler["command"]]
-                        )
-                        count += 1
+                # Copilot's handlers sit in the event's list itself, the command under "bash".
+                for handler in [group, *group.get("hooks", [])]:
+                    for key in ("command", "bash"):
+                        if handler.get(key) == self.installed_command:
+                            handler[key] = shlex.join(
+                                [sys.executable, str(TAP), str(self.taplog), "--", handler[key]]
+                            )
+                            count += 1
         assert count, f"earnest's command {self.installed_command!r} not found in {settings}"
         settings.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
@@ -262,7 +322,7 @@ class Sandbox:
         return out
 
     def decisions(self, event: str | None = None) -> list[str]:
-        """``block`` / ``allow`` / ``exhausted`` for each stop, in order.
+        """``block`` / ``allow`` / ``exhausted`` / ``pending`` for each stop, in order.
 
         A stop the hook allowed because it failed (its one line on stderr ends "stop allowed")
         is an error here, not an "allow": the hook must have judged every stop.
@@ -270,7 +330,9 @@ class Sandbox:
         stops = self.stops(event)
         failed = [s.stderr for s in stops if "stop allowed" in s.stderr or s.rc_error]
         assert not failed, f"the hook did not judge: {failed}"
-        return ["exhausted" if s.exhausted else s.decision for s in stops]
+        return [
+            "exhausted" if s.exhausted else "pending" if s.pending else s.decision for s in stops
+        ]
 
     # ------------------------------------------------------------------ earnest on the transcript
     def score(self, transcript: Path) -> dict[str, Any]:
@@ -288,6 +350,13 @@ class Sandbox:
 
 
 _INSTALLED: dict[str, tuple[Path | None, str]] = {}
+
+
+def runs_on(cli: str, env: dict[str, str]) -> dict[str, str]:
+    """``env`` with the node the pin ``cli`` runs on first on PATH (node 22 for the newest)."""
+    from clis import PINS, path_env
+
+    return path_env(PINS[cli], env)
 
 
 def need(cli: str) -> Path:
@@ -333,6 +402,12 @@ env_key = "FAKE_MODEL_KEY"
             encoding="utf-8",
         )
         env.update(CODEX_HOME=str(home), FAKE_MODEL_KEY="sk-fake-key")
+    elif cli == "pi":
+        agent = sb.home / ".pi" / "agent"
+        agent.mkdir(parents=True, exist_ok=True)
+        provider = {"baseUrl": f"{url}/v1", "api": "openai-completions", "apiKey": "sk-fake-key",
+                    "models": [{"id": "fake-model"}]}  # fmt: skip
+        (agent / "models.json").write_text(json.dumps({"providers": {"fake": provider}}), "utf-8")
     else:
         settings = sb.home / ".gemini" / "settings.json"
         settings.parent.mkdir(parents=True, exist_ok=True)

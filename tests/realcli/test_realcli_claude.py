@@ -1,5 +1,11 @@
 """earnest's stop hook inside the real Claude Code (npm, pinned in clis.py), offline.
 
+Every scenario runs on the pinned release (2.1.197, the system's node); c and g also run on
+the newest release (``claude-code-newest`` in clis.py, installed with node 22 from npm), and
+two scenarios exist only there: a background subagent finishing the work after a block, and
+a (blocked, then the edit allowed) with the block reason wrapped in a ``<system-reminder>`` as
+2.1.33x sends it. A subset, to keep CI time down.
+
 Each test: a fresh HOME and git project, ``earnest hook install claude-code``, then
 ``claude -p PROMPT --output-format stream-json`` against a fake Anthropic Messages API on
 127.0.0.1 (SSE) that plays scripted turns; Claude Code executes the tool calls for real. Each
@@ -11,19 +17,32 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import evidence
 import pytest
 from fakes import Call, FakeModel, ModelRequest, Turn, Turns
-from harness import BUGGY, FIXED, CliRun, Sandbox, need, run_bounded
+from harness import BUGGY, FIXED, CliRun, Sandbox, need, run_bounded, runs_on
+
+from conftest import run_earnest
+from earnest.trajectory.text import is_stop_hook_feedback
 
 CLI = "claude-code"
+NEWEST = "claude-code-newest"  # the newest release, on node 22 (clis.py)
+# The scenarios that also run on the newest release (each costs CI time, so not all of them).
+newest_too = pytest.mark.parametrize("claude", [CLI, NEWEST], indirect=True)
+newest_only = pytest.mark.parametrize("claude", [NEWEST], indirect=True)
+_PIN_OF: dict[Path, str] = {}  # binary -> its pin (the node it runs on)
 WITHOUT_EFFECT = "completion-without-effect: expected a workspace_delta"
 
 pytestmark = pytest.mark.realcli
 
 
 @pytest.fixture(scope="session")
-def claude() -> Path:
-    return need(CLI)
+def claude(request: pytest.FixtureRequest) -> Path:
+    """The pinned release, or the newest one where a test is marked :data:`newest_too`."""
+    pin = getattr(request, "param", CLI)
+    exe = need(pin)
+    _PIN_OF[exe] = pin
+    return exe
 
 
 @pytest.fixture
@@ -51,6 +70,7 @@ def run_claude(
         "DISABLE_AUTOUPDATER": "1",
         "DISABLE_ERROR_REPORTING": "1",
     }
+    env = runs_on(_PIN_OF.get(exe, CLI), env)
     args = [str(exe), "-p", prompt, "--output-format", "stream-json", "--verbose"]
     args += ["--permission-mode", permission, *extra]
     run = run_bounded(args, cwd=sb.project, env=env)
@@ -156,6 +176,7 @@ def test_b_question_answered_after_a_read_is_allowed(sandbox: Sandbox, claude: P
     assert sb.replay(transcript(sb))["downgraded"] == 0
 
 
+@newest_too
 def test_c_done_forever_is_blocked_max_downgrades_times_then_allowed(
     sandbox: Sandbox, claude: Path
 ) -> None:
@@ -288,6 +309,7 @@ def _subagent_script(sb: Sandbox) -> tuple[Turns, Turns]:
     return main, sub
 
 
+@newest_too
 def test_g_fix_done_by_a_subagent_is_allowed(sandbox: Sandbox, claude: Path) -> None:
     sb = sandbox
     main, sub = _subagent_script(sb)
@@ -303,9 +325,116 @@ def test_g_fix_done_by_a_subagent_is_allowed(sandbox: Sandbox, claude: Path) -> 
     assert sb.app() == FIXED
     assert sub.played == 3 and main.played == 2
     assert "allow" in sb.decisions("SubagentStop")
-    assert sb.decisions("Stop") == ["allow"]
+    if claude_newest(claude):
+        # The subagent runs in the background: a stop while it runs is not judged; the one
+        # after its <task-notification> is, with the subagent's edit counted.
+        decisions = sb.decisions("Stop")
+        assert decisions[-1] == "allow" and set(decisions[:-1]) <= {"pending"}, decisions
+    else:
+        assert sb.decisions("Stop") == ["allow"]
     assert not model.sent_back("completion-without-effect")
     assert sb.score(transcript(sb))["outcome"] == "backed"
+
+
+def _strings(value: object) -> list[str]:
+    """Every string in a JSON value (the blocks of a request's messages)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _strings(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in _strings(v)]
+    return []
+
+
+def claude_newest(exe: Path) -> bool:
+    return _PIN_OF.get(exe) == NEWEST
+
+
+@newest_only
+def test_g_background_subagent_finishing_after_a_block_is_counted(
+    sandbox: Sandbox, claude: Path
+) -> None:
+    """Issue 23: blocked once, the agent hands the fix to a background subagent and stops
+    while it runs. That stop is not judged (not blocked, no budget spent); the stop after the
+    subagent's <task-notification> counts the subagent's edit, read from its file again."""
+    sb = sandbox
+    main = Turns(
+        [
+            Turn(text="Done — the bug in app.py is fixed."),
+            Turn(
+                calls=(
+                    Call(
+                        "Agent",
+                        {
+                            "description": "Fix app.py",
+                            "prompt": SUBAGENT_TASK,
+                            "subagent_type": "general-purpose",
+                        },
+                    ),
+                )
+            ),
+            Turn(text="A subagent is fixing app.py now."),
+        ],
+        fallback="The subagent fixed total() in app.py.",
+    )
+    _, sub = _subagent_script(sb)
+
+    def script(request: ModelRequest) -> Turn:
+        messages = request.body.get("messages", [])
+        first = str(messages[0].get("content")) if messages else ""
+        return sub(request) if SUBAGENT_TASK in first else main(request)
+
+    with FakeModel("anthropic", script) as model:
+        run = run_claude(sb, claude, model, "fix the bug in app.py")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert sb.app() == FIXED
+    assert sub.played == 3 and main.played == 3
+    stops = sb.stops("Stop")
+    decisions = sb.decisions("Stop")
+    assert decisions[0] == "block" and decisions[-1] == "allow", decisions
+    assert set(decisions[1:-1]) <= {"pending"}, decisions
+    for stop in stops:
+        running = [
+            t for t in stop.payload.get("background_tasks", []) if t.get("status") == "running"
+        ]
+        assert stop.pending == bool(running), (stop.payload, stop.note)
+    assert model.sent_back(WITHOUT_EFFECT)
+    assert sb.score(transcript(sb))["outcome"] == "backed"
+
+
+@newest_only
+def test_a_block_reason_reaches_the_model_in_a_system_reminder(
+    sandbox: Sandbox, claude: Path
+) -> None:
+    """2.1.33x sends the reason wrapped (``<system-reminder>... Stop hook feedback: ...``):
+    earnest still knows it for a stop hook's feedback, and its transcript reads without a
+    warning about the new record types."""
+    sb = sandbox
+    turns = Turns(
+        [
+            Turn(text="Done — I fixed the bug in app.py."),
+            Turn(calls=(read(sb.project / "app.py"),)),
+            Turn(calls=(fix_edit(sb),)),
+            Turn(text="Fixed: total() no longer adds 1."),
+        ]
+    )
+    with FakeModel("anthropic", turns) as model:
+        run = run_claude(sb, claude, model, "fix the bug in app.py")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert sb.decisions("Stop") == ["block", "allow"]
+    sent = model.sent_back(WITHOUT_EFFECT)
+    assert sent, "the reason never reached the model"
+    texts = [t for t in _strings(sent[0].body.get("messages")) if WITHOUT_EFFECT in t]
+    # The reason in a system reminder (earnest's feedback), and Claude Code's own line naming
+    # the command that blocked: one block, one feedback.
+    wrapped = [t for t in texts if t.lstrip().startswith("<system-reminder>")]
+    assert len(wrapped) == 1, [t[:60] for t in texts]
+    assert "\nStop hook feedback:\n" in wrapped[0]
+    assert [is_stop_hook_feedback(t) for t in texts] == [t in wrapped for t in texts]
+    done = run_earnest("trajectory", "score", str(transcript(sb)), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert "unknown record type" not in done.stderr, done.stderr
 
 
 def test_h_resumed_session_with_a_new_prompt_gets_a_fresh_budget(
@@ -360,3 +489,23 @@ def test_i_strict_claims_over_claim_blocked_then_corrected_claim_allowed(
     assert model.sent_back("unverified-claim")
     assert sb.app() == FIXED
     assert sb.score(transcript(sb))["outcome"] == "backed"
+
+
+# --- the evidence scenarios (tests/realcli/evidence.py), with the default configuration ---
+
+
+@pytest.mark.parametrize(
+    "scenario", [evidence.J, evidence.K, evidence.L, evidence.M], ids=lambda s: s.name
+)
+def test_evidence(scenario: evidence.Scenario, sandbox: Sandbox, claude: Path) -> None:
+    sb = sandbox
+    player = evidence.Player(
+        "anthropic",
+        "Stop",
+        lambda command: Call("Bash", {"command": command}),
+        lambda model, prompt: run_claude(
+            sb, claude, model, prompt, extra=("--allowedTools", "Bash")
+        ),
+        lambda: transcript(sb),
+    )
+    evidence.play(scenario, sb, player)

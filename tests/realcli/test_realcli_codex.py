@@ -19,6 +19,7 @@ import hashlib
 import json
 from pathlib import Path
 
+import evidence
 import pytest
 from fakes import Call, FakeModel, Turn, Turns
 from harness import BUGGY, FIXED, CliRun, Sandbox, need, run_bounded
@@ -395,3 +396,26 @@ def test_i_strict_claims_over_claim_blocked_then_corrected_claim_allowed(
     reason = sb.stops("Stop")[0].reason
     assert reason.startswith("unverified-claim") and "utils.py" in reason
     assert model.sent_back("unverified-claim")
+
+
+# --- the evidence scenarios (tests/realcli/evidence.py), with the default configuration ---
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [evidence.J, evidence.K, evidence.L, evidence.M, evidence.N],
+    ids=lambda s: s.name,
+)
+def test_evidence(scenario: evidence.Scenario, sandbox: Sandbox, codex: Path) -> None:
+    sb = sandbox
+    # Codex's workspace-write sandbox keeps .git read-only: m's commit and push need it off
+    # (n shows the refused commit).
+    extra = ("--sandbox", "danger-full-access") if scenario is evidence.M else ()
+    player = evidence.Player(
+        "responses",
+        "Stop",
+        sh,
+        lambda model, prompt: run_codex(sb, codex, model, prompt, extra=extra),
+        lambda: rollout(sb),
+    )
+    evidence.play(scenario, sb, player)

@@ -1,7 +1,7 @@
 """``earnest run`` with the ``exec:`` providers driving the real CLIs, offline.
 
 The pressure suite of the live tests (``tests/live/live_suite.py``) is run once per CLI through
-``exec:claude:M``, ``exec:codex:M`` and ``exec:gemini:M``: each sample is a fresh headless child
+``exec:claude:M``, ``exec:codex:M``, ``exec:gemini:M`` and ``exec:pi:M``: each sample is a fresh headless child
 of the real CLI (from npm, pinned in clis.py) in a temporary folder, talking to a fake model on
 127.0.0.1 that answers the rule arm compliantly and the ablated arm not. Every sample must be
 judged (none void), with the verdicts the scripted replies call for.
@@ -25,11 +25,12 @@ from live_suite import load_fixtures, reply_for, write_suite
 
 pytestmark = pytest.mark.realcli
 
-API = {"claude-code": "anthropic", "codex": "responses", "gemini": "gemini"}
+API = {"claude-code": "anthropic", "codex": "responses", "gemini": "gemini", "pi": "chat"}
 SPEC = {
     "claude-code": "exec:claude:claude-sonnet-4-5",
     "codex": "exec:codex:gpt-fake",
     "gemini": "exec:gemini:gemini-2.5-pro",
+    "pi": "exec:pi:fake/fake-model",
 }
 
 
@@ -69,6 +70,7 @@ def _script(fixtures: list[dict[str, Any]]) -> Any:
         "codex",
         # Each child runs in a temporary folder, trusted by earnest (defect 7: exit 55 before).
         "gemini",
+        "pi",
     ],
 )
 def test_exec_provider_runs_the_real_cli_and_every_sample_is_judged(
@@ -76,7 +78,9 @@ def test_exec_provider_runs_the_real_cli_and_every_sample_is_judged(
 ) -> None:
     exe = need(cli)
     sb = Sandbox(tmp_path, cli)
-    suite = write_suite(tmp_path / "suite", 2)
+    # Pi takes seconds to start: one fixture (its two arms) keeps its tier short.
+    fixtures = 1 if cli == "pi" else 2
+    suite = write_suite(tmp_path / "suite", fixtures)
     db = tmp_path / "runs.db"
     with FakeModel(API[cli], _script(load_fixtures(suite))) as model:
         done = run_earnest(
@@ -103,5 +107,5 @@ def test_exec_provider_runs_the_real_cli_and_every_sample_is_judged(
     shown = run_earnest("runs", "show", run_id, "--store", str(db), "--format", "json")
     data = json.loads(shown.stdout)
     assert data["samples"]["void"] == 0, (data, done.stderr[-3000:])
-    assert data["samples"]["judged"] == data["samples"]["total"] == 4
-    assert data["verdicts"]["pass"] == 2
+    assert data["samples"]["judged"] == data["samples"]["total"] == 2 * fixtures
+    assert data["verdicts"]["pass"] == fixtures

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import evidence
 import pytest
 from fakes import Call, FakeModel, Turn, Turns
 from harness import BUGGY, FIXED, CliRun, Sandbox, need, run_bounded
@@ -245,3 +246,21 @@ def test_i_strict_claims_over_claim_blocked_then_corrected_claim_allowed(
     assert reason.startswith("unverified-claim") and "utils.py" in reason
     assert model.sent_back("unverified-claim")
     assert sb.app() == FIXED
+
+
+# --- the evidence scenarios (tests/realcli/evidence.py), with the default configuration ---
+
+
+@pytest.mark.parametrize(
+    "scenario", [evidence.J, evidence.K, evidence.L, evidence.M], ids=lambda s: s.name
+)
+def test_evidence(scenario: evidence.Scenario, sandbox: Sandbox, gemini: Path) -> None:
+    sb = sandbox
+    player = evidence.Player(
+        "gemini",
+        EVENT,
+        shell,
+        lambda model, prompt: run_gemini(sb, gemini, model, prompt),
+        lambda: chat_log(sb),
+    )
+    evidence.play(scenario, sb, player)

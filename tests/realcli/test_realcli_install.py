@@ -27,7 +27,20 @@ def test_pins_are_exact_versions() -> None:
         "@anthropic-ai/claude-code@2.1.197",
         "@openai/codex@0.171.0",
         "@google/gemini-cli@0.61.0",
+        "@qwen-code/qwen-code@0.15.10",
+        "@github/copilot@1.0.102",
+        "@mariozechner/pi-coding-agent@0.73.1",
+        "@anthropic-ai/claude-code@2.1.332",
+        "@qwen-code/qwen-code@0.24.4",
+        "opencode-ai@1.18.33",
     }
+
+
+def test_the_newest_releases_run_on_node_22_from_npm() -> None:
+    newest = {name: pin for name, pin in PINS.items() if pin.node is not None}
+    assert set(newest) == {"claude-code-newest", "qwen-newest"}
+    assert {pin.node.spec for pin in newest.values() if pin.node} == {"node@22.23.3"}
+    assert {pin.cli for pin in newest.values()} == {"claude-code", "qwen"}  # the hook's CLI
 
 
 def test_install_without_npm_lists_nothing_and_says_why(tmp_path: Path) -> None:
@@ -40,7 +53,7 @@ def test_install_without_npm_lists_nothing_and_says_why(tmp_path: Path) -> None:
     )
     assert done.returncode == 0
     assert done.stdout.strip() == ""
-    assert done.stderr.count("npm and node are not installed") == 3
+    assert done.stderr.count("npm and node are not installed") == len(PINS)
 
 
 def _pytest(tmp_path: Path, **extra: str) -> subprocess.CompletedProcess[str]:

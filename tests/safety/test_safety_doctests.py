@@ -14,6 +14,13 @@ MODULES = [
     "earnest.live.runlock",
     "earnest.live.store_check",
     "earnest.live.store",
+    "earnest.live.confine",
+    "earnest.live.agentenv",
+    "earnest.live.netgate",
+    "earnest.live.sandbox",
+    "earnest.live.endpoint",
+    "earnest.live.grants",
+    "earnest.live.userconfig",
 ]
 
 

@@ -50,7 +50,18 @@ def test_a_second_resume_of_a_run_is_refused_naming_the_holder(tmp_path: Path) -
         before = len(srv.requests)
         env = dict(os.environ, PYTHONPATH=str(SRC), NO_COLOR="1")
         holder = subprocess.Popen(
-            [sys.executable, "-m", "earnest", "run", "--resume", run_id, "--store", str(store)],
+            [
+                sys.executable,
+                "-m",
+                "earnest",
+                "run",
+                "--resume",
+                run_id,
+                "--store",
+                str(store),
+                "--base-url",
+                srv.base_url,
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -63,7 +74,9 @@ def test_a_second_resume_of_a_run_is_refused_naming_the_holder(tmp_path: Path) -
                 assert line, "the first resume ended before it started"
                 if line.startswith("run: "):
                     break
-            second = run_earnest("run", "--resume", run_id, "--store", str(store))
+            second = run_earnest(
+                "run", "--resume", run_id, "--store", str(store), "--base-url", srv.base_url
+            )
             still_running = holder.poll() is None
             _, err = holder.communicate(timeout=120)
         finally:
@@ -78,7 +91,9 @@ def test_a_second_resume_of_a_run_is_refused_naming_the_holder(tmp_path: Path) -
         assert len(srv.requests) - before == 24, "each missing sample requested exactly once"
 
         # the lock went with its holder: the run can be resumed again (nothing left to take)
-        again = run_earnest("run", "--resume", run_id, "--store", str(store))
+        again = run_earnest(
+            "run", "--resume", run_id, "--store", str(store), "--base-url", srv.base_url
+        )
         assert again.returncode == 0, again.stderr
         assert "plan: 0 sample(s) to take" in again.stderr
         assert len(srv.requests) - before == 24

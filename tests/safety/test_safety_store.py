@@ -33,10 +33,14 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str,
     with FakeModelServer(example_agent(suite)) as srv:
         a = live_run(suite, store, srv)
         b = live_run(suite, store, srv)
+        BASE_URL[0] = srv.base_url  # a resume is given it again (the store is not trusted)
     with sqlite3.connect(store) as db:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         db.execute("PRAGMA journal_mode=DELETE")  # one file holds everything
     return suite, store, a, b
+
+
+BASE_URL = [""]
 
 
 def _copy(pristine: tuple[Path, Path, str, str], tmp_path: Path) -> Path:
@@ -90,7 +94,7 @@ def _commands(suite: Path, store: Path, run: str, other: str, out: Path) -> list
         ["export", run, *s],
         ["report", "--run", run, *s, "-o", str(out)],
         ["compare", other, run, *s],
-        ["run", "--resume", run, *s, "--suite", str(suite), "--yes"],
+        ["run", "--resume", run, *s, "--suite", str(suite), "--yes", "--base-url", BASE_URL[0]],
     ]
 
 
@@ -209,6 +213,7 @@ def test_a_full_disk_under_a_run_is_exit_2_and_the_run_resumes(tmp_path: Path) -
         padded[0] = False
         again = run_earnest(
             "run", "--resume", run_id, "--store", str(moved), "--suite", str(suite),
+            "--base-url", srv.base_url,
         )  # fmt: skip
         assert again.returncode == 0, again.stderr
     with sqlite3.connect(moved) as db:

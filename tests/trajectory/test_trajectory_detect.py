@@ -19,6 +19,9 @@ EXPECTED = {
     "gemini-cli": None,  # two formats: see below
     "mini-swe-agent": "mini-swe-agent",
     "openhands": "openhands",
+    "qwen-code": "qwen-code-chat",
+    "copilot-cli": "copilot-cli-events",
+    "pi": "pi-session",
     "swe-agent": "swe-agent",
     "tau-bench": "tau-bench",
     "engram": "engram",
@@ -40,13 +43,13 @@ def test_every_curated_transcript_is_detected() -> None:
         else:
             want = EXPECTED[folder]
         assert found == want, path
-    assert seen == 59  # the curated set in tests/data/transcripts
+    assert seen == 70  # the curated set in tests/data/transcripts
 
 
 def test_directory_walk_skips_non_transcripts() -> None:
     names = [p.name for p in iter_paths([TRANSCRIPTS])]
     assert not [n for n in names if n.endswith((".diff", ".md"))]
-    assert len(names) == 61
+    assert len(names) == 72
 
 
 @pytest.mark.parametrize(

@@ -93,7 +93,7 @@ def test_score_paths_equals_local_scoring_and_uses_both_workers(
             got_texts.extend(batch.texts)
             got_warnings.extend(batch.report.lines())
             got.tally.merge(batch.tally)
-    assert got_texts == texts and len(texts) == 57
+    assert got_texts == texts and len(texts) == 68
     assert got_warnings == warnings and any("malformed JSON" in w for w in warnings)
     assert got.summary() == battery.summary()
     workers = {task["worker"] for task in stream.data}
@@ -214,7 +214,7 @@ def test_cli_dask_parquet_and_fail_over(
                            "-o", str(out), "--fail-over", "0.01", *how)  # fmt: skip
         assert proc.returncode == 1 and "exceeds --fail-over 1.0%" in proc.stderr, proc.stderr
     assert pq.read_table(remote).equals(pq.read_table(local))
-    assert pq.read_table(remote).num_rows == 57
+    assert pq.read_table(remote).num_rows == 68
 
 
 def test_cli_dask_shard_scores_the_same_share(client: distributed.Client, corpus: Path) -> None:
@@ -284,6 +284,11 @@ def test_cli_workers_running_another_earnest_are_refused(
         ("foo://127.0.0.1:8786", "unknown address scheme 'foo'"),
         ("tcp://127.0.0.1:notaport", "not a Dask scheduler address"),
         ("local:0", "local:N needs N >= 1"),
+        # Issue 22, item 13: clear errors, never a TypeError traceback or a connect timeout.
+        ("local:-1", "local:N needs N >= 1"),
+        ("local:lots", "local:N needs N >= 1"),
+        ("tls://127.0.0.1:8786", "needs TLS certificates"),
+        ("ucx://127.0.0.1:8786", "unknown address scheme 'ucx'"),
     ],
 )
 def test_cli_bad_address_is_a_usage_error(address: str, says: str) -> None:
@@ -383,7 +388,10 @@ def test_without_dask_installed_the_option_says_what_to_install() -> None:
         f"sys.exit(main(['trajectory', 'score', {str(TRANSCRIPTS)!r}, '--dask', 'local:1']))"
     )
     assert proc.returncode == 2 and NO_TRACEBACK not in proc.stderr, proc.stderr
-    assert "earnest: --dask: needs dask[distributed]: pip install 'earnest[dask]'" in proc.stderr
+    assert (
+        "earnest: --dask: needs dask[distributed]: pip install 'earnest[dask]'"
+        " (from a checkout: pip install -e '.[dask]')" in proc.stderr
+    )
 
 
 def test_dask_is_imported_only_for_the_option(corpus: Path) -> None:
@@ -404,3 +412,17 @@ def test_dask_and_jobs_together_are_refused() -> None:
     proc = run_earnest("trajectory", "score", str(TRANSCRIPTS), "--dask", "local", "-j", "2")
     assert proc.returncode == 2 and NO_TRACEBACK not in proc.stderr
     assert "earnest: --jobs: not with --dask" in proc.stderr
+
+
+def test_local_workers_are_capped_at_the_cores_unless_insisted(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``local:1000`` on this machine starts at most its cores; EARNEST_OVERCOMMIT=1 insists."""
+    from earnest.parallel import default_jobs
+    from earnest.trajectory.distributed import _local_workers
+
+    monkeypatch.delenv("EARNEST_OVERCOMMIT", raising=False)
+    assert _local_workers("local:1000", "1000") == default_jobs()
+    assert "--dask local:N 1000 capped at" in capsys.readouterr().err
+    monkeypatch.setenv("EARNEST_OVERCOMMIT", "1")
+    assert _local_workers("local:1000", "1000") == 1000

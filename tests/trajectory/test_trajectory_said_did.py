@@ -63,12 +63,12 @@ def overclaim(tmp_path: Path) -> Path:
 
 def test_replay_gate_strict_claims_names_both_numbers(tmp_path: Path) -> None:
     path = overclaim(tmp_path)
-    plain = run_earnest("trajectory", "replay-gate", str(path), "--format", "json")
+    plain = run_earnest(
+        "trajectory", "replay-gate", str(path), "--format", "json", "--no-strict-claims"
+    )
     assert plain.returncode == 0, plain.stderr
     assert json.loads(plain.stdout)["summary"]["downgraded"] == 0
-    proc = run_earnest(
-        "trajectory", "replay-gate", str(path), "--format", "json", "--strict-claims"
-    )
+    proc = run_earnest("trajectory", "replay-gate", str(path), "--format", "json")  # default
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["summary"]["downgraded"] == 1
@@ -79,7 +79,7 @@ def test_replay_gate_strict_claims_names_both_numbers(tmp_path: Path) -> None:
 
 def test_trajectory_score_claims_field(tmp_path: Path) -> None:
     path = overclaim(tmp_path)
-    proc = run_earnest("trajectory", "score", str(path), "--format", "jsonl", "--strict-claims")
+    proc = run_earnest("trajectory", "score", str(path), "--format", "jsonl")  # on by default
     assert proc.returncode == 0, proc.stderr
     row = json.loads(proc.stdout.splitlines()[0])
     claims = row["claims"]
@@ -92,10 +92,10 @@ def test_trajectory_score_claims_field(tmp_path: Path) -> None:
             "1 failed, 1 skipped",
         }
     ]
-    plain = json.loads(
-        run_earnest("trajectory", "score", str(path), "--format", "jsonl").stdout.splitlines()[0]
-    )
-    assert plain["claims"] is None
+    off = run_earnest("trajectory", "score", str(path), "--format", "jsonl", "--no-strict-claims")
+    assert json.loads(off.stdout.splitlines()[0])["claims"] is None
+    explicit = run_earnest("trajectory", "score", str(path), "--format", "jsonl", "--strict-claims")
+    assert explicit.stdout == proc.stdout
 
 
 def test_effect_without_request_is_flagged(tmp_path: Path) -> None:

@@ -109,7 +109,7 @@ def run(argv: list[str]) -> int:
 
     from earnest.cli.usage import prepare, render_usage_error
 
-    command = prepare(typer.main.get_command(app))
+    command = prepare(typer.main.get_command(app), argv)
     try:
         result = command.main(args=argv, prog_name="earnest", standalone_mode=False)
     except InputError as exc:

@@ -44,15 +44,15 @@ def aggregate(
     """
     from rich.console import Console
 
-    from earnest.cli.output import emit
+    from earnest.cli.output import emit, format_for, guard_output
     from earnest.pressure.aggregate import aggregate_replies
     from earnest.report.verdict_summary import render_verdict_summary, rendered
 
     for path in results:
         if not path.is_file():
             raise InputError(path, None, "no such file")
-        if output is not None and path.resolve() == output.resolve():
-            raise InputError(output, None, "--output would overwrite a results file")
+    guard_output(output, reads=results)
+    fmt = format_for(fmt, output, param="fmt")
     tally = aggregate_replies(results)
     print(f"earnest: {tally.total} scored replies from {len(results)} files", file=sys.stderr)
     if fmt is AggregateFormat.json:

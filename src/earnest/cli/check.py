@@ -48,7 +48,7 @@ def check_command(
     ablated arm that does not pass. Ablated-arm replies are the RED baseline (the rule removed):
     they are scored and shown, and expected to fail. Exit 2 on bad input.
 
-    --otel (or the suite's [otel] table) also sends each recorded reply's verdict as an
+    --otel (or EARNEST_OTEL=1 in the environment; never the suite's [otel] table) also sends each recorded reply's verdict as an
     OpenTelemetry gen_ai.evaluation.result event; a failed export changes no exit status.
     """
     redaction(no_redact)

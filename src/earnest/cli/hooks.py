@@ -19,7 +19,7 @@ from earnest.cli import app
 hook_app = typer.Typer(
     name="hook",
     help=(
-        "Stop hooks for agent CLIs (Claude Code, Gemini CLI, Codex): block a stop whose run "
+        "Stop hooks for agent CLIs (Claude Code, Gemini CLI, Codex, Qwen Code, GitHub Copilot CLI, Pi, Cursor, opencode): block a stop whose run "
         "claims work that left no verifiable effect.  Install with "
         "`earnest hook install claude-code`."
     ),
@@ -33,6 +33,11 @@ class CliName(StrEnum):
     claude_code = "claude-code"
     gemini = "gemini"
     codex = "codex"
+    qwen = "qwen"
+    copilot = "copilot"
+    pi = "pi"
+    cursor = "cursor"
+    opencode = "opencode"
 
 
 class OutputFormat(StrEnum):
@@ -44,6 +49,12 @@ _NOTES = {
     "gemini": (
         "Gemini CLI runs hooks only while its hooks system is on: check `/hooks panel` "
         "(turn it on under /settings if it says disabled)."
+    ),
+    "opencode": (
+        "opencode cannot veto a stop: earnest's plugin re-prompts the agent after a "
+        "completion without effect (up to max_downgrades times). Offline, opencode waits "
+        "for `npm install @opencode-ai/plugin` in the plugins' folder first: see "
+        "docs/stop-hooks.md (opencode)."
     ),
 }
 
@@ -58,7 +69,9 @@ def _scope(project: bool, user: bool, directory: Path | None) -> str:
     return "user" if user else "project"
 
 
-_CLI_ARG = typer.Argument(..., help="The agent CLI: claude-code, gemini or codex.")
+_CLI_ARG = typer.Argument(
+    ..., help="The agent CLI: claude-code, gemini, codex, qwen, copilot, pi, cursor or opencode."
+)
 _PROJECT = typer.Option(
     False, "--project", help="The project's settings under --dir or the current folder (default)."
 )
@@ -66,7 +79,10 @@ _USER = typer.Option(
     False,
     "--user",
     help="Your user settings, where the CLI looks: $CLAUDE_CONFIG_DIR (else ~/.claude), "
-    "$CODEX_HOME (else ~/.codex), $GEMINI_CLI_HOME/.gemini (else ~/.gemini).",
+    "$CODEX_HOME (else ~/.codex), $GEMINI_CLI_HOME/.gemini (else ~/.gemini), "
+    "$QWEN_HOME (else ~/.qwen), $COPILOT_HOME/hooks (else ~/.copilot/hooks), "
+    "$PI_CODING_AGENT_DIR/extensions (else ~/.pi/agent/extensions), ~/.cursor/hooks.json, "
+    "$XDG_CONFIG_HOME/opencode/plugins (else ~/.config/opencode/plugins).",
 )
 _DIR = typer.Option(None, "--dir", help="The project folder (default: the current folder).")
 _FORMAT = typer.Option(
@@ -159,7 +175,9 @@ def uninstall(
 
 @hook_app.command("doctor")
 def doctor(
-    cli: CliName | None = typer.Argument(None, help="The agent CLI to check (default: all three)."),
+    cli: CliName | None = typer.Argument(
+        None, help="The agent CLI to check (default: all of them)."
+    ),
     directory: Path | None = _DIR,
     fmt: OutputFormat = typer.Option(
         OutputFormat.text,
@@ -203,5 +221,5 @@ def _adapter_command(name: str) -> None:
     hook_app.command(name)(command)
 
 
-for _name in ("claude-code", "gemini", "codex"):
+for _name in ("claude-code", "gemini", "codex", "qwen", "copilot", "pi", "cursor", "opencode"):
     _adapter_command(_name)

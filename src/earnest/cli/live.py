@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import enum
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -55,7 +56,40 @@ def run(
     base_url: Annotated[
         str | None,
         typer.Option(
-            "--base-url", help="Base URL for openai:/anthropic: profiles (local servers)."
+            "--base-url",
+            help="Base URL for openai:/anthropic: profiles (local servers, gateways); "
+            "their key goes there.",
+        ),
+    ] = None,
+    api_key_env: Annotated[
+        str | None,
+        typer.Option(
+            "--api-key-env",
+            help="The environment variable holding the key of the openai:/anthropic: profiles.",
+        ),
+    ] = None,
+    allow_env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-env",
+            help="An environment variable (NAME or PREFIX_*) the exec: agents get beyond their "
+            "preset's. Repeatable. A suite file cannot give this.",
+        ),
+    ] = None,
+    allow_network: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-network",
+            help="HOST:PORT a confined exec: agent may connect to beyond its model endpoint. "
+            "Repeatable. A suite file cannot give this.",
+        ),
+    ] = None,
+    allow_read: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-read",
+            help="A path under your hidden HOME a confined exec: agent may read. Repeatable. "
+            "A suite file cannot give this.",
         ),
     ] = None,
     samples: Annotated[
@@ -168,7 +202,7 @@ def run(
 
     Prints `run: RUN_ID` on stderr when the run starts, the report on stdout when it ends, and the run id alone as the last line of stdout.
 
-    --otel (or the suite's [otel] table) sends every sample of the run, once it ends, as an OpenTelemetry gen_ai.evaluation.result event; a failed export changes no exit status.
+    --otel (or EARNEST_OTEL=1 in the environment; never the suite's [otel] table) sends every sample of the run, once it ends, as an OpenTelemetry gen_ai.evaluation.result event; a failed export changes no exit status.
 
     Exit 0: every rule-arm sample passed; 1: a rule-arm failure, a void sample or an unfinished run; 2: bad input.
     """
@@ -190,6 +224,10 @@ def run(
     ov = Overrides(
         profiles=tuple(profile or ()),
         base_url=base_url,
+        api_key_env=api_key_env,
+        allow_env=tuple(allow_env or ()),
+        allow_network=tuple(allow_network or ()),
+        allow_read=tuple(allow_read or ()),
         samples=samples,
         arms=arms,
         concurrency=concurrency,
@@ -229,7 +267,7 @@ def run(
         sink = open_sink(
             otel, otel_endpoint, suite_otel(plan.suite.config.raw, plan.suite.config.config_file)
         )
-        _take(plan, store, yes, fmt, progress_interval, sink)
+        _take(plan, store, yes, fmt, progress_interval, sink, again=ov.trusted_argv())
 
 
 def _confine_mode(value: str | None) -> str | None:
@@ -247,14 +285,17 @@ def _take(
     fmt: str,
     progress_interval: float,
     sink: EventSink | None = None,
+    *,
+    again: str = "",
 ) -> None:
-    """Confirm the cost, take the plan's samples into ``store`` and report (holding the lock)."""
+    """Confirm the cost, take the plan's samples into ``store`` and report (holding the lock);
+    ``again`` are the user-only options a resume must repeat (in the hints that name it)."""
     from earnest.live.cost import format_usd
     from earnest.live.progress import Progress
-    from earnest.live.render import render_summary
     from earnest.live.session import execute
     from earnest.live.store import RunStore
     from earnest.live.summary import summarize
+    from earnest.report.runs import render_summary
 
     for warning in plan.warnings:
         print(f"earnest: warning: {warning}", file=sys.stderr)
@@ -303,7 +344,7 @@ def _take(
         except KeyboardInterrupt:
             print(
                 f"earnest: interrupted; resume with: earnest run --resume {plan.run.run_id}"
-                f" --store {store}",
+                f" --store {store}{again}",
                 file=sys.stderr,
             )
             raise typer.Exit(130) from None
@@ -319,13 +360,14 @@ def _take(
         print(
             f"earnest: {result.hint}\n"
             f"earnest: {info.total - summary.stored} sample(s) not taken; start the server, then "
-            f"resume with: earnest run --resume {info.run_id} --store {store}",
+            f"resume with: earnest run --resume {info.run_id} --store {store}{again}",
             file=sys.stderr,
         )
     elif result.status == "waiting":
         print(
             f"earnest: {result.in_batches} sample(s) wait in provider batches; "
-            f"collect them with: earnest run --resume {info.run_id} --store {store}",
+            f"collect them with: earnest run --resume {info.run_id} --store {store}"
+            f"{again}",
             file=sys.stderr,
         )
     elif result.status == "stopped":
@@ -352,9 +394,9 @@ def runs_show(
     Exit 0: complete and every rule-arm sample passed; 1 otherwise.
     """
     redaction(no_redact)
-    from earnest.live.render import render_summary
     from earnest.live.store import RunStore
     from earnest.live.summary import summarize
+    from earnest.report.runs import render_summary
 
     _check_format(fmt)
     with RunStore(store, create=False) as st:
@@ -370,8 +412,8 @@ def runs_list(
     fmt: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
 ) -> None:
     """List the runs in a store, newest first."""
-    from earnest.live.render import runs_table
     from earnest.live.store import RunStore
+    from earnest.report.runs import runs_table
 
     if fmt not in ("table", "json"):
         raise InputError(None, "--format", f"unknown format {fmt!r} (use table or json)")
@@ -404,20 +446,28 @@ def runs_check(
     raise typer.Exit(0 if result.ok else 1)
 
 
+class ExportFormat(enum.StrEnum):
+    jsonl = "jsonl"
+    parquet = "parquet"
+    inspect = "inspect"
+
+
 @app.command("export")
 def export(
     run_id: Annotated[str, typer.Argument(help="The run id, or latest.")],
     store: StoreOpt = DEFAULT_STORE,
     fmt: Annotated[
-        str,
+        ExportFormat,
         typer.Option(
             "--format",
             help="jsonl (recorded replies, what `earnest score` reads), parquet (one row per "
             "sample with its verdict, void samples included; needs --output and "
             "pyarrow: earnest[parquet]) or inspect (an Inspect AI .eval log; needs --output "
-            "and inspect_ai: earnest[inspect]).",
+            "and inspect_ai: earnest[inspect]). Default: what --output's name says "
+            "(.parquet, .eval), else jsonl.",
+            case_sensitive=False,
         ),
-    ] = "jsonl",
+    ] = ExportFormat.jsonl,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to FILE (parquet: required).")
     ] = None,
@@ -425,30 +475,29 @@ def export(
 ) -> None:
     """Print a run's judged replies as recorded-replies JSONL (what `earnest score` reads).
 
-    One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile, and did for an acted-out sample. Void samples have no reply and are left out. `--format parquet` writes one row per sample instead (docs/formats.md).
+    One line per sample: fixture_id, response (the unwrapped reply), model, arm, epoch, order, profile, and did for an acted-out sample. Void samples have no reply and are left out, except an acted-out one that did something: its line keeps its did and says "void" (readers of recorded replies skip it). `--format parquet` writes one row per sample instead (docs/formats.md).
     """
     redaction(no_redact)
     import json
 
+    from earnest.cli.output import format_for, guard_output, write_output
     from earnest.live.store import RunStore
 
-    if fmt not in ("jsonl", "parquet", "inspect"):
-        raise InputError(
-            None, "--format", f"unknown format {fmt!r} (use jsonl, parquet or inspect)"
-        )
-    if fmt in ("parquet", "inspect") and output is None:
-        raise InputError(None, "--format", f"{fmt} is binary: give --output FILE")
+    guard_output(output, reads=[store, *_store_companions(store)])
+    fmt = format_for(fmt, output, param="fmt")
+    if fmt is not ExportFormat.jsonl and output is None:
+        raise InputError(None, "--format", f"{fmt.value} is binary: give --output FILE")
     with RunStore(store, create=False) as st:
         run_id = st.resolve(run_id)
         run = st.get_run(run_id)
         records = st.samples(run_id)
-    if fmt == "inspect":
+    if fmt is ExportFormat.inspect:
         from earnest.live.inspect_log import write_inspect_log
 
         assert output is not None
         write_inspect_log(run, records, output)
         return
-    if fmt == "parquet":
+    if fmt is ExportFormat.parquet:
         from earnest.parquet import SAMPLE_COLUMNS, sample_row, write_rows
 
         assert output is not None
@@ -456,7 +505,8 @@ def export(
         return
     lines = []
     for r in records:
-        if r.void:
+        action = (r.judgement or {}).get("action")
+        if r.void and not (isinstance(action, dict) and action.get("did") is not None):
             continue
         line = {
             "fixture_id": r.fixture_id,
@@ -467,17 +517,22 @@ def export(
             "order": list(r.displayed_order),
             "profile": r.profile,
         }
-        action = (r.judgement or {}).get("action")
+        if r.void:
+            # A crashed or timed-out acting agent: what it did so far, never a reply to judge
+            # (readers of recorded replies skip "void" lines).
+            line["void"] = {"kind": r.error_kind or "error", "error": r.error or ""}
         if isinstance(action, dict) and action.get("did") is not None:
             line["did"] = action["did"]  # an acted-out sample: what it did, for re-judging
         lines.append(scrub(json.dumps(line, ensure_ascii=False)) + "\n")
     if output is not None:
-        from earnest.cli.output import guard_output, write_output
-
-        guard_output(output, reads=[store])
         write_output(output, "".join(lines))
         return
     sys.stdout.writelines(lines)
+
+
+def _store_companions(store: Path) -> list[Path]:
+    """SQLite's write-ahead log and shared memory beside ``store``: inputs as well."""
+    return [store.with_name(store.name + "-wal"), store.with_name(store.name + "-shm")]
 
 
 def _side(ref: str, store: Path, which: str) -> object:
@@ -524,7 +579,7 @@ def compare(
     redaction(no_redact)
     from earnest.live.compare import Side
     from earnest.live.compare import compare as do_compare
-    from earnest.live.render import render_comparison
+    from earnest.report.runs import render_comparison
 
     _check_format(fmt)
     mapping: dict[str, str] = {}
@@ -563,10 +618,9 @@ def bless(
     from earnest.live.compare import baseline_document
     from earnest.live.store import RunStore
 
+    guard_output(output, reads=[store, *_store_companions(store)])
     if output.exists() and not force:
         raise InputError(output, None, "already exists (pass --force to replace it)")
-    if output.parent.is_dir():
-        guard_output(output, reads=[store])
     with RunStore(store, create=False) as st:
         run_id = st.resolve(run_id)
         info = st.get_run(run_id)
@@ -580,6 +634,5 @@ def bless(
             file=sys.stderr,
         )
     doc = baseline_document(info, records)
-    output.parent.mkdir(parents=True, exist_ok=True)
     write_text_atomic(output, scrub(json.dumps(doc, indent=2, ensure_ascii=False) + "\n"))
     print(f"blessed {run_id}: {len(records)} sample(s) → {output}", file=sys.stderr)

@@ -24,7 +24,8 @@ OtelOpt = Annotated[
         "--otel",
         help="Also send each result as an OpenTelemetry gen_ai.evaluation.result event over "
         "OTLP/HTTP (to OTEL_EXPORTER_OTLP_ENDPOINT, else localhost:4318; needs earnest[otel]). "
-        "Off by default: nothing is sent unless asked.",
+        "Off by default: nothing is sent unless asked here or by EARNEST_OTEL=1; a suite's "
+        "[otel] table never turns it on nor picks the endpoint.",
     ),
 ]
 OtelEndpointOpt = Annotated[
@@ -39,19 +40,32 @@ OtelEndpointOpt = Annotated[
 
 
 def suite_otel(raw: dict[str, Any], file: Any) -> OtelConfig | None:
-    """The suite's ``[otel]`` table (already checked when the suite loaded), or ``None``."""
+    """The suite's ``[otel]`` table (already checked when the suite loaded), or ``None``. Its
+    ``enabled`` and ``endpoint`` are ignored, with a warning naming the file: a repository's
+    file never turns the export on nor chooses where data and credentials go."""
     if "otel" not in raw:
         return None
-    from earnest.otel.config import otel_config_from_table
+    from earnest.otel.config import ignored_keys, otel_config_from_table
 
     prefix = "tool.earnest." if getattr(file, "name", "") == "pyproject.toml" else ""
-    return otel_config_from_table(raw["otel"], file=file, prefix=prefix)
+    config = otel_config_from_table(raw["otel"], file=file, prefix=prefix)
+    ignored = ignored_keys(config)
+    if ignored:
+        keys = " and ".join(f"{prefix}otel.{key}" for key in ignored)
+        print(
+            f"earnest: warning: {file}: {keys} ignored: a suite's file may not turn on "
+            "OpenTelemetry export nor choose its endpoint; use --otel / --otel-endpoint URL "
+            "(or EARNEST_OTEL=1 and OTEL_EXPORTER_OTLP_ENDPOINT in your environment)",
+            file=sys.stderr,
+        )
+    return config
 
 
 def open_sink(
     flag: bool, endpoint: str | None, config: OtelConfig | None = None
 ) -> EventSink | None:
-    """The export the command was asked for, or ``None``; the SDK is imported only then."""
+    """The export the command was asked for (the command line or the user's environment), or
+    ``None``; the SDK is imported only then."""
     from earnest.otel.config import resolve
 
     target = resolve(config, flag=flag, endpoint=endpoint, env=os.environ)

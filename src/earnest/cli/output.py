@@ -60,8 +60,9 @@ NoRedactOpt = Annotated[
 
 
 def redaction(no_redact: bool) -> None:
-    """Apply a command's ``--no-redact`` to every writer of this process."""
-    configure(not no_redact)
+    """Apply a command's ``--no-redact`` to every writer of this process; without it,
+    ``EARNEST_NO_REDACT=1`` in the environment still turns redaction off (docs/formats.md)."""
+    configure(False if no_redact else None)
 
 
 def screen_console(buffer: io.StringIO) -> Console:
@@ -78,8 +79,16 @@ def screen_console(buffer: io.StringIO) -> Console:
 
 F = TypeVar("F", bound=StrEnum)
 
-EXTENSION_FORMATS = {".json": "json", ".jsonl": "jsonl", ".xml": "junit", ".html": "html"}
-"""What a report file's name says it holds: ``-o out.json`` means JSON, ``.xml`` JUnit XML."""
+EXTENSION_FORMATS = {
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".xml": "junit",
+    ".html": "html",
+    ".parquet": "parquet",
+    ".eval": "inspect",
+}
+"""What a report file's name says it holds: ``-o out.json`` means JSON, ``.xml`` JUnit XML,
+``.parquet`` Parquet, ``.eval`` an Inspect log (never a text table in a binary format's name)."""
 
 
 def _typed_on_command_line(name: str) -> bool:

@@ -186,7 +186,8 @@ def list_command(
     """List the suite's fixtures: id, agent, rule, pressures and where the correct option is.
 
     Filters combine. Only fixtures that load are listed; the others are counted (run
-    `earnest lint` for why). Exit 0, or 2 on bad input (an unknown --pressure).
+    `earnest lint` for why). Exit 0, or 2 on bad input: a --rule, --agent or
+    --pressure the suite does not have (with the closest one it has).
     """
     from earnest.pressure.listing import list_fixtures, listing_table
     from earnest.pressure.suite import load_suite

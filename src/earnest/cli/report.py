@@ -80,10 +80,11 @@ def report_command(
         show_default=False,
     ),
     strict_claims: bool = typer.Option(
-        False,
-        "--strict-claims",
+        True,
+        "--strict-claims/--no-strict-claims",
         help="Check the trajectories' final claims (tests pass, N/N passed, ran X) against "
-        "their tool calls and the last test run's summary, as `trajectory score --strict-claims`.",
+        "their tool calls and the last test run's summary, as `trajectory score` does (on by "
+        "default; --no-strict-claims turns it off).",
     ),
     fmt: ReportFormat = typer.Option(
         ReportFormat.html,

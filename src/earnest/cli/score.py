@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,16 @@ class ScoreFormat(enum.StrEnum):
     jsonl = "jsonl"
     junit = "junit"
     parquet = "parquet"
+
+
+def _size(replies: list[str]) -> int:
+    """The replies files' total size in bytes (a file that cannot be read counts nothing:
+    reading it says what is wrong)."""
+    total = 0
+    for name in replies:
+        with contextlib.suppress(OSError):
+            total += Path(name).stat().st_size
+    return total
 
 
 @app.command("score")
@@ -64,8 +75,9 @@ def score(
         "--jobs",
         "-j",
         min=1,
-        help="Judge in N processes (default: the cores this process may use); the output is "
-        "the same, in input order, whatever N.",
+        help="Judge in N processes; the output is the same, in input order, whatever N. "
+        "Default: 1, or one per core but one when there are 4 or more cores and 32 MiB or "
+        "more of replies (only there do processes pay).",
         show_default=False,
     ),
     otel: OtelOpt = False,
@@ -78,7 +90,7 @@ def score(
     Results are written as they are judged (jsonl, json) and only counts are kept, so memory
     stays flat however many replies there are.
 
-    --otel (or the suite's [otel] table) also sends each verdict as an OpenTelemetry
+    --otel (or EARNEST_OTEL=1 in the environment; never the suite's [otel] table) also sends each verdict as an OpenTelemetry
     gen_ai.evaluation.result event; a failed export is a warning and changes no exit status.
 
     Exit status: 0 every reply passed, 1 any did not (or there were none), 2 bad input.
@@ -86,10 +98,11 @@ def score(
     redaction(no_redact)
     import io
 
+    from earnest.cli.jobs import capped_jobs
     from earnest.cli.output import emit, format_for, guard_output, screen_console, streamed_output
     from earnest.otel.events import verdict_event
     from earnest.otel.export import tap
-    from earnest.parallel import default_jobs
+    from earnest.parallel import score_jobs
     from earnest.pressure.score import ScoreTally, iter_scored, score_replies
     from earnest.pressure.suite import load_suite, with_citation
     from earnest.report.console import plain_console
@@ -103,8 +116,11 @@ def score(
     tally = ScoreTally(loaded.config.citation)
     share = parse_shard(shard)
     # Standard input is read as it arrives: a pipe reader expects each result as soon as its
-    # reply is judged, which chunked workers would hold back. Files default to the cores.
-    workers = jobs if jobs is not None else 1 if "-" in replies else default_jobs()
+    # reply is judged, which chunked workers would hold back. Files go parallel by default only
+    # where it pays (earnest.parallel.score_jobs: many cores and much input); an explicit
+    # --jobs is capped at the cores (earnest.cli.jobs).
+    workers = jobs if jobs is not None else 1 if "-" in replies else score_jobs(_size(replies))
+    workers = capped_jobs(workers)
     sink = open_sink(otel, otel_endpoint, suite_otel(loaded.config.raw, loaded.config.config_file))
 
     def judged() -> Iterator[Any]:

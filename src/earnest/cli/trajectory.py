@@ -102,7 +102,7 @@ def convert(
     counted; the warnings go to stderr.
     """
     redaction(no_redact)
-    from earnest.redact import scrub
+    from earnest.redact_stream import scrub_json
     from earnest.trajectory import ReadReport, detect_format, iter_paths, read_trajectories
     from earnest.trajectory.readers import READERS
 
@@ -127,11 +127,13 @@ def convert(
                 detected = input_format or detect_format(path) or "unrecognised"
                 print(f"{path}: {detected}", file=sys.stderr)
             for trajectory in read_trajectories(path, report=report, format=input_format):
-                line = scrub(json.dumps(trajectory.to_dict(), ensure_ascii=False))
+                # Written and redacted in one pass, a bounded segment at a time: a long
+                # session's line is never held whole (earnest.redact_stream).
                 if format == "json":
-                    handle.write(("\n" if written == 0 else ",\n") + line)
-                else:
-                    handle.write(line + "\n")
+                    handle.write("\n" if written == 0 else ",\n")
+                handle.writelines(scrub_json(trajectory.to_dict()))
+                if format == "jsonl":
+                    handle.write("\n")
                 written += 1
         if format == "json":
             handle.write("\n]\n" if written else "]\n")
@@ -203,10 +205,11 @@ def score(
         2, "--max-downgrades", help="The replayed gate's downgrade budget per run.", min=0
     ),
     strict_claims: bool = typer.Option(
-        False,
-        "--strict-claims",
+        True,
+        "--strict-claims/--no-strict-claims",
         help="Check the final message's claims (tests pass, N/N passed, ran X) against the "
-        "run's tool calls and the last test run's printed summary: the claims field.",
+        "run's tool calls, the last test run's printed summary and whether it ran after the "
+        "last change: the claims field (on by default; --no-strict-claims turns it off).",
     ),
     input_format: str | None = _input_format_option(),
     output: Path | None = _report_output_option(),
@@ -252,10 +255,10 @@ def score(
     Exit status: 0 scored, 1 the rate exceeds --fail-over, 2 bad input or nothing readable.
     """
     redaction(no_redact)
+    from earnest.cli.jobs import capped_jobs
     from earnest.cli.output import format_for
     from earnest.parallel import default_jobs
     from earnest.redact import scrub
-    from earnest.report.trajectory import render_score_table, score_junit, write_score_json
     from earnest.trajectory import Battery, ReadReport, scorers_for
     from earnest.trajectory.parallel import BatchScore, ScoreConfig, score_files
 
@@ -273,10 +276,11 @@ def score(
     config = ScoreConfig(tuple(names), max_downgrades, input_format, fmt.value, strict_claims)
     if dask is not None and jobs is not None:
         raise InputError(None, "--jobs", "not with --dask: the cluster's workers score")
+    workers = default_jobs() if jobs is None else capped_jobs(jobs)
 
     def scored() -> Iterator[BatchScore]:
         if dask is None:
-            return score_files(chosen, config, default_jobs() if jobs is None else jobs)
+            return score_files(chosen, config, workers)
         from earnest.trajectory.distributed import score_files_at
 
         return score_files_at(dask, chosen, config)
@@ -303,11 +307,18 @@ def score(
                     elements += 1
             _finish_reading(report, battery.total, len(chosen), paths, empty_ok=not chosen)
             if fmt is ScoreFormat.json:
+                from earnest.report.trajectory import write_score_json
+
                 spool.seek(0)
                 write_score_json(handle, battery.summary(), spool, elements)
+        # The report (and Rich with it) only for the formats it renders: start-up (issue 27).
         if fmt is ScoreFormat.junit:
+            from earnest.report.trajectory import score_junit
+
             handle.write(scrub(score_junit(battery)))
         elif fmt is ScoreFormat.table:
+            from earnest.report.trajectory import render_score_table
+
             table = _rendered(
                 lambda console: render_score_table(battery, console), screen=output is None
             )
@@ -375,13 +386,13 @@ def aggregate(
     from earnest.trajectory.aggregate import aggregate_results
 
     _check_fraction(fail_over)
+    from earnest.cli.output import format_for
+
     for path in results:
         if not path.is_file():
             raise InputError(path, None, "no such file")
-        if output is not None and path.resolve() == output.resolve():
-            raise InputError(
-                output, None, "the output file is also an input; refusing to overwrite it"
-            )
+    guard_output(output, reads=results)
+    fmt = format_for(fmt, output, param="fmt")
     battery = aggregate_results(results)
     print(
         f"earnest: {battery.total} trajectory results from {len(results)} files",
@@ -439,10 +450,11 @@ def replay_gate(
         2, "--max-downgrades", help="The gate's downgrade budget per run.", min=0
     ),
     strict_claims: bool = typer.Option(
-        False,
-        "--strict-claims",
+        True,
+        "--strict-claims/--no-strict-claims",
         help="The gate also checks what the final message claims (files, commands, tests "
-        "pass, N/N passed against the last test run's summary): unverified-claim.",
+        "pass, N/N passed against the last test run's summary, a run after the last change): "
+        "unverified-claim (on by default; --no-strict-claims turns it off).",
     ),
     input_format: str | None = _input_format_option(),
     output: Path | None = _report_output_option(),

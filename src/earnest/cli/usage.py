@@ -20,7 +20,6 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from rich.markup import escape
 from typer._click.exceptions import BadParameter, ClickException, NoSuchOption, UsageError
 from typer.core import TyperOption
 
@@ -54,8 +53,35 @@ def _walk(command: Any) -> Iterator[Any]:
         yield from _walk(sub)
 
 
-def prepare(root: Any) -> Any:
-    """Escape Rich markup in every help string of ``root``'s tree, so brackets print as written."""
+def shows_help(root: Any, argv: list[str]) -> bool:
+    """Whether ``argv`` may print help: ``--help``/``-h``, or a group named without one of its
+    commands (which prints its help). Only then are help strings escaped: Rich's markup module
+    is a tenth of a small command's start-up (issue 27)."""
+    if "--help" in argv or "-h" in argv:
+        return True
+    command = root
+    for arg in argv:
+        if arg.startswith("-"):
+            continue
+        sub = getattr(command, "commands", {}).get(arg)
+        if sub is None:
+            break
+        command = sub
+    return bool(getattr(command, "commands", None))
+
+
+def prepare(root: Any, argv: list[str] | None = None) -> Any:
+    """Give each parameter of a plain type its converter without pydantic
+    (:mod:`earnest.cli.params`) and, when ``argv`` may print help (:func:`shows_help`; always
+    when ``argv`` is not given), escape Rich markup in every help string of ``root``'s tree,
+    so brackets print as written."""
+    from earnest.cli.params import install
+
+    install()
+    if argv is not None and not shows_help(root, argv):
+        return root
+    from rich.markup import escape
+
     for command in _walk(root):
         for field in ("help", "short_help", "epilog"):
             value = getattr(command, field, None)
@@ -116,4 +142,4 @@ def render_usage_error(exc: ClickException, root: Any, prog: str = "earnest") ->
     return "\n".join(lines)
 
 
-__all__ = ["plain_reason", "prepare", "render_usage_error"]
+__all__ = ["plain_reason", "prepare", "render_usage_error", "shows_help"]

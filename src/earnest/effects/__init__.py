@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     )
     from earnest.effects.gate import ENV_VAR, EffectGate, EffectGateConfig, resolve_enabled
     from earnest.effects.grounding import GroundedClaimChecker, GroundingResult, file_references
-    from earnest.effects.ledger import EffectLedger, ReadEvidence, ShellCall
+    from earnest.effects.ledger import CheckRun, EffectLedger, ReadEvidence, ShellCall
     from earnest.effects.models import (
         EffectClass,
         EffectEvidence,
@@ -72,6 +72,7 @@ if TYPE_CHECKING:
     )
     from earnest.effects.registry import DEFAULT_REGISTRY, STACKS, TOOL_KINDS, ToolRegistry
     from earnest.effects.shell import ShellAnalysis, ShellEffect, analyze_shell, is_check_command
+    from earnest.effects.shell_outcomes import CommandOutcome, command_outcomes
     from earnest.effects.workspace import (
         ArtifactCheck,
         ArtifactStatus,
@@ -104,6 +105,7 @@ _HOME = {
     "GroundedClaimChecker": "grounding",
     "GroundingResult": "grounding",
     "file_references": "grounding",
+    "CheckRun": "ledger",
     "EffectLedger": "ledger",
     "ReadEvidence": "ledger",
     "ShellCall": "ledger",
@@ -119,6 +121,8 @@ _HOME = {
     "ShellEffect": "shell",
     "analyze_shell": "shell",
     "is_check_command": "shell",
+    "CommandOutcome": "shell_outcomes",
+    "command_outcomes": "shell_outcomes",
     "ArtifactCheck": "workspace",
     "ArtifactStatus": "workspace",
     "Workspace": "workspace",
@@ -137,9 +141,11 @@ __all__ = [
     "TOOL_KINDS",
     "ArtifactCheck",
     "ArtifactStatus",
+    "CheckRun",
     "Claim",
     "ClaimCheck",
     "ClaimKind",
+    "CommandOutcome",
     "EffectClass",
     "EffectEvidence",
     "EffectGate",
@@ -160,6 +166,7 @@ __all__ = [
     "WorkspaceBaseline",
     "analyze_shell",
     "classify_tool_result",
+    "command_outcomes",
     "effect_class_for_task_type",
     "expected_effect_class",
     "extract_claims",

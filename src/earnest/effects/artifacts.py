@@ -22,10 +22,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 PATH_KEYS = ("file_path", "path", "notebook_path", "filename", "absolute_path", "target_file",
-             "TargetFile", "file", "filepath", "dir_path")  # fmt: skip
+             "TargetFile", "file", "filepath", "dir_path", "filePath")  # fmt: skip
 PATH_LIST_KEYS = ("paths", "file_paths", "files")
 COMMAND_KEYS = ("command", "cmd", "script", "commandLine", "CommandLine")
-PATCH_KEYS = ("patch", "input", "diff", "content")
+PATCH_KEYS = ("patch", "input", "diff", "content", "patchText")
 MOVE_KEYS = (("source", "destination"), ("src", "dst"), ("from", "to"), ("old_path", "new_path"))
 
 

@@ -33,18 +33,19 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from earnest.effects.actions import can_back, claimed_actions
 from earnest.effects.claimed import HEDGE
 from earnest.effects.grounding import file_references
 from earnest.effects.ledger import EffectLedger
-from earnest.effects.shell import analyze_shell, normalize_head
-from earnest.effects.test_counts import (
-    CountClaim,
-    TestCounts,
-    claimed_counts,
-    disagreement,
-    parse_summary,
-)
 from earnest.effects.workspace import ArtifactStatus, Workspace
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from earnest.effects.test_counts import TestCounts
+# The shell grammar (earnest.effects.shell) and the test-runner summaries
+# (earnest.effects.test_counts) are imported where a claim needs them: claims are checked at
+# every stop, and a stop whose message claims no test run and ran no shell command should not
+# pay for either.
 
 
 class ClaimKind(StrEnum):
@@ -53,6 +54,8 @@ class ClaimKind(StrEnum):
     DELETED = "deleted"
     TESTS_PASS = "tests_pass"
     RAN = "ran"
+    ACTION = "action"
+    GIT = "git"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,18 +67,26 @@ class Claim:
     sentence: str
 
     def render(self) -> str:
-        label = {"tests_pass": "tests pass"}.get(self.kind.value, self.kind.value)
-        return label if self.kind is ClaimKind.TESTS_PASS else f"{label} {self.subject}"
+        if self.kind is ClaimKind.TESTS_PASS:
+            return "tests pass"
+        if self.kind is ClaimKind.ACTION:
+            return f"said it {self.subject} something"
+        if self.kind is ClaimKind.GIT:
+            return self.subject
+        return f"{self.kind.value} {self.subject}"
 
 
 @dataclass(frozen=True, slots=True)
 class ClaimCheck:
+    """One claim checked: whether it held up, and why (or why not)."""
+
     claim: Claim
     verified: bool
     why: str
 
 
 MAX_CLAIMS = 20
+_FILE_KINDS = frozenset({ClaimKind.CREATED, ClaimKind.UPDATED, ClaimKind.DELETED})
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _HEDGE = HEDGE  # one list of take-back words (earnest.effects.claimed)
@@ -245,6 +256,21 @@ def extract_claims(content: str) -> tuple[Claim, ...]:
             word = m.group(1).rstrip(".").lower()
             if word in _KNOWN_RAN_WORDS and not _hedged(sentence[: m.start()]):
                 add(ClaimKind.RAN, word, sentence)
+    # "committed", "pushed": checked against git commands and the repository's reflog (the
+    # grammar is imported only when a message has the words: most stops never need it)
+    git: tuple[str, ...] = ()
+    folded = content.casefold().translate({0x131: "i"})  # as claim_words folds it
+    if "committed" in folded or "pushed" in folded:
+        from earnest.effects.git_claims import git_claim_sentence, git_claims
+
+        git = git_claims(content)
+        for verb in git:
+            add(ClaimKind.GIT, verb, git_claim_sentence(content, verb))
+    # "I've sent you a certificate": an action with no file to check (file claims are above)
+    with_files = {c.sentence for c in claims if c.kind in _FILE_KINDS}
+    for action in claimed_actions(content):
+        if action.sentence not in with_files and action.verb not in git:
+            add(ClaimKind.ACTION, action.verb, action.sentence)
     return tuple(claims)
 
 
@@ -275,38 +301,83 @@ class _Verifier:
         matches = [p for p in self.ledger.artifacts if p == ref or p.endswith("/" + ref)]
         return matches[-1] if matches else ref
 
-    def last_summary(self) -> TestCounts | None:
-        """The counts of the newest shell call whose output holds a test-runner summary."""
-        for call in reversed(self.ledger.shell_calls):
+    def last_test_run(self) -> _TestRun | None:
+        """The newest test run: the last test command of the shell calls, with its own outcome
+        (:meth:`EffectLedger.last_check_run`: the runner's summary decides, a hidden status
+        with no summary is ``unknown``); a newer shell call that printed a test-runner summary
+        (``./run-tests.sh``), judged by that summary; or a test tool's recorded success."""
+        from earnest.effects.test_counts import parse_summary
+
+        ledger = self.ledger
+        found: _TestRun | None = None
+        run = ledger.last_check_run()
+        if run is not None:
+            found = _TestRun(run.seq, f"`{_short(run.command)}`", run.outcome, run.counts)
+        for call in reversed(ledger.shell_calls):
+            if found is not None and call.seq <= found.seq:
+                break
             counts = parse_summary(call.output)
             if counts is not None:
-                return counts
-        return None
+                outcome = "success" if counts.all_passed else "failure"
+                found = _TestRun(call.seq, f"`{_short(call.command)}`", outcome, counts)
+                break
+        for kind in ("test", "check"):
+            at = ledger.checked_at.get(kind)
+            if at is not None and (found is None or at > found.seq):
+                found = _TestRun(at, "a test tool", "success", None)
+        return found
 
-    def check_counts(self, claim: Claim) -> ClaimCheck | None:
-        """A tests-pass claim against the last run's printed summary (``None``: the summary
-        settles nothing, e.g. no summary and no number claimed)."""
+    def check_tests_pass(self, claim: Claim) -> ClaimCheck:
+        """*Tests pass*: the newest test run is known to have succeeded, agrees with the
+        counts the claim names, and ran after the last change a test could depend on
+        (:mod:`earnest.effects.freshness`)."""
+        from earnest.effects.test_counts import CountClaim, claimed_counts, disagreement
+
         claimed = claimed_counts(claim.sentence) or CountClaim(None, None, None, True)
-        last = self.last_summary()
         numbered = claimed.passed is not None or claimed.total is not None
-        if last is None and not numbered:
-            return None
-        why = disagreement(claimed, last)
-        if why is not None:
-            return ClaimCheck(claim, False, why)
-        assert last is not None
-        return ClaimCheck(claim, True, f"the last test run ({last.runner}) printed {last.render()}")
+        run = self.last_test_run()
+        if run is None:
+            if numbered:
+                return ClaimCheck(claim, False, disagreement(claimed, None) or "")
+            return ClaimCheck(claim, False, "no successful test run recorded")
+        if run.counts is not None:
+            why = disagreement(claimed, run.counts)
+            if why is not None:
+                return ClaimCheck(claim, False, why)
+            held = f"the last test run ({run.counts.runner}) printed {run.counts.render()}"
+        elif run.outcome == "failure":
+            return ClaimCheck(claim, False, f"the last test run ({run.what}) failed")
+        elif run.outcome != "success":
+            return ClaimCheck(
+                claim,
+                False,
+                f"the last test run ({run.what}) printed no summary and its exit status was "
+                "hidden from the shell, so whether it passed is unknown",
+            )
+        elif numbered:
+            return ClaimCheck(claim, False, disagreement(claimed, None) or "")
+        else:
+            held = "a test run succeeded"
+        later = self.ledger.changes_after(run.seq)
+        if later:
+            shown = ", ".join(later[:3]) + (f" and {len(later) - 3} more" if len(later) > 3 else "")
+            return ClaimCheck(
+                claim,
+                False,
+                f"stale: the last test run ({run.what}) came before the change to {shown}; "
+                "run the tests again on the final state",
+            )
+        return ClaimCheck(claim, True, held)
 
     def check(self, claim: Claim) -> ClaimCheck:
         if claim.kind is ClaimKind.TESTS_PASS:
-            counted = self.check_counts(claim)
-            if counted is not None:
-                return counted
-            if any(ev.kind in {"test", "check"} for ev in self.ledger.checks):
-                return ClaimCheck(claim, True, "a test run succeeded")
-            return ClaimCheck(claim, False, "no successful test run recorded")
+            return self.check_tests_pass(claim)
         if claim.kind is ClaimKind.RAN:
             return self.check_ran(claim)
+        if claim.kind is ClaimKind.ACTION:
+            return self.check_action(claim)
+        if claim.kind is ClaimKind.GIT:
+            return self.check_git(claim)
         if self.workspace is None:
             return ClaimCheck(claim, True, "workspace unresolvable: not checked")
         ref = self.locate(claim.subject)
@@ -337,7 +408,92 @@ class _Verifier:
             return ClaimCheck(claim, False, "exists, but no recorded call wrote it")
         return ClaimCheck(claim, False, "not found in the workspace")
 
+    def check_action(self, claim: Claim) -> ClaimCheck:
+        """A claimed action needs a state-changing call in this conversation that can have
+        done it (:mod:`earnest.effects.actions`)."""
+        ledger = self.ledger
+        if ledger.state_changes:
+            return ClaimCheck(claim, True, "a state-changing call in this run")
+        for tool in ledger.action_tools:
+            if can_back(claim.subject, tool):
+                return ClaimCheck(claim, True, f"{tool} ran in this run")
+        for tool in ledger.earlier_action_tools:
+            if can_back(claim.subject, tool):
+                return ClaimCheck(claim, True, f"{tool} ran in an earlier turn")
+        if ledger.earlier_changes:
+            return ClaimCheck(claim, True, "state-changing calls in earlier turns")
+        return ClaimCheck(
+            claim, False, f"no call in this conversation could have {claim.subject} anything"
+        )
+
+    def check_git(self, claim: Claim) -> ClaimCheck:
+        """*Committed* / *pushed*: a ``git commit`` / ``git push`` that did not fail (or a tool
+        named for it) in this run, and, when the workspace root is a git repository and the
+        run's start is known, a commit / push in its reflog since then
+        (:mod:`earnest.effects.git_claims`). Outside a coding run (no repository, or with
+        no workspace to look at no shell command) and with no git command, the claim is a
+        claimed action like any other."""
+        from earnest.effects.git_claims import (
+            VERB_SUBCOMMAND,
+            git_dir,
+            git_subcommand,
+            reflog_since,
+        )
+
+        verb = claim.subject
+        sub = VERB_SUBCOMMAND[verb]
+        ledger = self.ledger
+        ran = [
+            o
+            for call in ledger.shell_calls
+            for o in call.outcomes
+            if git_subcommand(o.segment) == sub
+        ]
+        tools = [t for t in ledger.action_tools if sub in t.lower()]
+        root = self.workspace.root if self.workspace is not None else None
+        repository = git_dir(root) is not None
+        # A coding run: a repository at the root, or (no workspace to look at, as in a replay)
+        # shell commands. Anything else ("I've pushed your order") is a claimed action.
+        coding = repository or (self.workspace is None and bool(ledger.shell_calls))
+        if not ran and not tools:
+            if not coding:
+                return self.check_action(Claim(ClaimKind.ACTION, verb, claim.sentence))
+            return ClaimCheck(claim, False, f"no `git {sub}` ran in this run")
+        baseline = self.workspace.baseline if self.workspace is not None else None
+        log = reflog_since(root, baseline.started_ns) if baseline is not None else None
+        if log is not None:
+            if verb == "committed":
+                if log.commits:
+                    return ClaimCheck(claim, True, f"the reflog shows {len(log.commits)} "
+                                      "commit(s) since the run began")  # fmt: skip
+                return ClaimCheck(
+                    claim,
+                    False,
+                    f"`git {sub}` ran, but the repository's reflog shows no commit since the "
+                    "run began",
+                )
+            if log.pushes:
+                return ClaimCheck(claim, True, f"the reflog shows a push to {log.pushes[0]}")
+            if log.remote_logs:
+                return ClaimCheck(
+                    claim,
+                    False,
+                    f"`git {sub}` ran, but the repository's reflog shows no push since the "
+                    "run began",
+                )
+        if tools or any(o.succeeded for o in ran):
+            return ClaimCheck(claim, True, f"`git {sub}` ran and succeeded")
+        if all(o.outcome == "failure" for o in ran):
+            return ClaimCheck(claim, False, f"`git {sub}` failed")
+        return ClaimCheck(
+            claim,
+            False,
+            f"`git {sub}`'s exit status was hidden from the shell, so whether it worked is unknown",
+        )
+
     def check_ran(self, claim: Claim) -> ClaimCheck:
+        from earnest.effects.shell import analyze_shell, normalize_head
+
         subject = claim.subject
         kind = _RAN_KIND_MAP.get(subject)
         calls = self.ledger.shell_calls
@@ -357,6 +513,21 @@ class _Verifier:
             if wanted in command or (" " not in wanted and head_re and head_re.search(command)):
                 return ClaimCheck(claim, True, f"ran: {call.command[:80]}")
         return ClaimCheck(claim, False, "no matching shell call recorded")
+
+
+@dataclass(frozen=True, slots=True)
+class _TestRun:
+    """The newest test run, as a tests-pass claim needs it."""
+
+    seq: int
+    what: str
+    outcome: str
+    counts: TestCounts | None
+
+
+def _short(command: str, limit: int = 60) -> str:
+    flat = " ".join(command.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def verify_claims(

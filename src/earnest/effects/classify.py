@@ -15,6 +15,14 @@ read-only (``"readonly": true``) is a read whatever its command. Failed calls an
 give no evidence; successful calls other than bookkeeping still count as tool feedback
 (:attr:`ToolObservation.grounding`).
 
+A shell call's command line is read as the shell reads it, each simple command with its own
+outcome (:func:`earnest.effects.shell_outcomes.command_outcomes`, kept in
+:attr:`ToolObservation.outcomes`, failed calls included): a test, lint, type-check or build
+command is ``verified_check`` evidence only when it is known to have succeeded — by its own
+printed summary (``6 passed``), or because the line's status shows it (``cd x && pytest``
+exited 0). ``pytest -q | tail -5`` that printed ``1 failed, 5 passed``, ``pytest || true`` and
+``pytest | tail`` with no summary give no check evidence, whatever the line's exit status.
+
 Example:
     >>> classify_tool_result({"tool_name": "Write", "args": {"file_path": "a.py"}})[0].artifact_paths
     ('a.py',)
@@ -22,6 +30,9 @@ Example:
     ()
     >>> [e.kind for e in classify_tool_result({"name": "Bash", "input": {"command": "ruff check . && pytest"}})]
     ['lint', 'test']
+    >>> classify_tool_result({"name": "Bash", "input": {"command": "pytest -q || true"},
+    ...                       "output": "1 failed, 4 passed in 0.2s"})
+    ()
 """
 
 from __future__ import annotations
@@ -45,6 +56,8 @@ from earnest.effects.registry import DEFAULT_REGISTRY, GROUNDING_KINDS, SILENT_K
 TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
 if TYPE_CHECKING:
     from typing import Any
+
+    from earnest.effects.shell_outcomes import CommandOutcome
 
 _EXIT_CODE = re.compile(r"\s*Exit code (-?\d+)")
 # Gemini CLI appends its shell trailer after the program's output, so only the end counts
@@ -93,7 +106,8 @@ class ToolObservation:
     ``kind`` is the canonical kind (None for an unknown tool); ``evidence`` its effects;
     ``grounding`` is True for a successful call whose output is tool feedback (reads, searches,
     read-only shell commands, unknown tools); ``command`` the shell command, if any;
-    ``paths`` the paths named in its arguments.
+    ``paths`` the paths named in its arguments; ``outcomes`` how each simple command of a
+    shell call came out (:mod:`earnest.effects.shell_outcomes`), also for a failed call.
     """
 
     tool_name: str
@@ -103,6 +117,7 @@ class ToolObservation:
     grounding: bool
     command: str | None
     paths: tuple[str, ...]
+    outcomes: tuple[CommandOutcome, ...] = ()
 
 
 def tool_succeeded(result: Mapping[str, Any], *, shell: bool = False) -> bool:
@@ -200,12 +215,18 @@ def observe_tool_result(
         success = False
     paths = path_args(args)
     command = command_arg(args, raw_text) if kind in {"shell", "test"} else None
+    outcomes: tuple[CommandOutcome, ...] = ()
+    if kind == "shell" and command:
+        # Here, not at the top: the shell grammar is the biggest import a stop hook can skip.
+        from earnest.effects.shell_outcomes import command_outcomes
+
+        outcomes = command_outcomes(command, ok=success, output=output_text(result))
     if kind == "shell" and flagged_readonly(args):
         # The tool itself ran the command read-only (it enforced it, the agent did not
         # choose it): a read, whatever the command says, so it earns no effect credit.
         kind = "read"
     if not success:
-        return ToolObservation(name, kind, False, (), False, command, paths)
+        return ToolObservation(name, kind, False, (), False, command, paths, outcomes)
 
     def ev(klass: EffectClass, k: str, artifacts: tuple[str, ...] = (), *, cmd: str | None = None,
            detail: str = "") -> EffectEvidence:  # fmt: skip
@@ -232,16 +253,17 @@ def observe_tool_result(
     elif kind == "action":
         evidence = (ev(delta, "action", detail="state change outside the workspace"),)
     elif kind == "shell" and command:
-        # Here, not at the top: the shell grammar is the biggest import a stop hook can skip.
         from earnest.effects.shell import analyze_shell
 
         analysis = analyze_shell(command, unknown=registry.unknown_shell)
         background = args.get("run_in_background") is True or args.get("is_background") is True
+        passed = _passed_checks(analysis.effects, outcomes)
         evidence = tuple(
             ev(e.effect_class, e.kind, e.paths, cmd=e.segment or command, detail=e.detail)
-            for e in analysis.effects
-            # A check started in the background has not passed yet.
-            if not (background and e.effect_class is EffectClass.VERIFIED_CHECK)
+            for k, e in enumerate(analysis.effects)
+            # A check counts only when known to have succeeded; one started in the
+            # background has not passed yet.
+            if e.effect_class is not EffectClass.VERIFIED_CHECK or (k in passed and not background)
         )
         grounding = not evidence
         paths = analysis.artifacts
@@ -253,7 +275,29 @@ def observe_tool_result(
         grounding = True
     elif kind in SILENT_KINDS:
         grounding = False
-    return ToolObservation(name, kind, True, evidence, grounding, command, paths)
+    return ToolObservation(name, kind, True, evidence, grounding, command, paths, outcomes)
+
+
+def _passed_checks(effects: Any, outcomes: tuple[CommandOutcome, ...]) -> set[int]:
+    """Which check effects of a shell analysis stand for a command known to have succeeded.
+
+    An effect names the top-level command it came from (``bash -c '...'`` for the commands of
+    its script); each is paired, in order, with an outcome of the same command and kind.
+    """
+    passed: set[int] = set()
+    used: set[int] = set()
+    for k, effect in enumerate(effects):
+        if effect.effect_class is not EffectClass.VERIFIED_CHECK:
+            continue
+        for j, outcome in enumerate(outcomes):
+            if j in used or effect.kind not in outcome.kinds:
+                continue
+            if outcome.top == effect.segment or outcome.segment == effect.segment:
+                used.add(j)
+                if outcome.succeeded:
+                    passed.add(k)
+                break
+    return passed
 
 
 def classify_tool_result(

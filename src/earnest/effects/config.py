@@ -6,7 +6,7 @@
     enabled = true            # EARNEST_EFFECT_GATE still overrides this
     max_downgrades = 2
     verify_artifacts = true
-    strict_claims = false
+    strict_claims = true      # false: claims (files, tests pass, N passed, ran X) are not checked
     unknown_shell = "delta"   # or "ignore": unknown shell commands give no evidence
 
     [effects.tools]           # tool name -> kind (see earnest.effects.registry.TOOL_KINDS)

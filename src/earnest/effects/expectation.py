@@ -6,7 +6,8 @@
    "Can you fix the login bug?" is still a request to change something; so are adverbs before
    a change verb (:data:`ADVERBS`, other *-ly* words: "please really fix total()").
 2. If the first word is a change verb (:data:`CHANGE_VERBS`: fix, add, create, implement,
-   write, update, refactor, rename, delete, remove, run, commit, build, install ...), the
+   write, update, refactor, rename, delete, remove, run, commit, build, install, and those
+   that put something into a file: record, save, store, put, copy, export, dump ...), the
    request expects a **workspace delta** (a verified check satisfies it too).
    The same holds for a change verb joined on with *and* / *then* / a comma ("find and fix
    the leak", "I don't want it anymore, just remove it").
@@ -145,6 +146,14 @@ CHANGE_VERBS = frozenset(
         "sort",
         "rename",
         "retry",
+        # putting something into a file ("Record that port number ... into PORT.txt")
+        "record",
+        "save",
+        "store",
+        "put",
+        "copy",
+        "export",
+        "dump",
     ]
 )
 QUESTION_STARTS = (

@@ -58,6 +58,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from earnest.effects.claim_words import may_claim
 from earnest.effects.expectation import effect_class_for_task_type, expected_effect_class
 from earnest.effects.ledger import EffectLedger
 from earnest.effects.models import EffectClass, EffectEvidence, EvaluationDecision, EvaluationResult
@@ -86,7 +87,7 @@ class EffectGateConfig:
     enabled: bool = False
     max_downgrades: int = 2
     verify_artifacts: bool = True
-    strict_claims: bool = False
+    strict_claims: bool = True
     registry: ToolRegistry = field(default=DEFAULT_REGISTRY)
     score_cap: float = DOWNGRADE_SCORE_CAP
 
@@ -142,19 +143,27 @@ class EffectGate:
         self.downgrades = 0
         self._turn = 0
         self._cache: dict[str, ArtifactCheck] = {}
+        self.claim_checks: tuple[ClaimCheck, ...] = ()
+        """Every claim the last :meth:`apply` checked (``strict_claims``), verified or not."""
 
     # -- the three methods -----------------------------------------------------------------
 
-    def reset(self, *, baseline: bool | WorkspaceBaseline = False) -> None:
+    def reset(
+        self, *, baseline: bool | WorkspaceBaseline = False, keep_conversation: bool = False
+    ) -> None:
         """Start a run: clear the ledger and the downgrade budget; optionally snapshot the
         workspace so that only changes made from now on count.
 
         ``baseline`` may also be a :class:`WorkspaceBaseline` captured earlier (for example by
         a session-start hook and reloaded with :meth:`WorkspaceBaseline.from_dict`).
+        ``keep_conversation=True``: the new run is the next user turn of the same
+        conversation; the earlier runs' state-changing calls still back a claimed action
+        ("I've sent the certificate") and a summary of their work ("All set") in a turn that
+        asked for nothing new and made no call.
         """
         if not self.enabled:
             return
-        self.ledger.reset()
+        self.ledger.reset(keep_conversation=keep_conversation)
         self.downgrades = 0
         self._turn = 0
         self._cache.clear()
@@ -198,6 +207,7 @@ class EffectGate:
         request: str | None = None,
     ) -> EvaluationResult:
         """Gate a COMPLETE on effect evidence; everything else passes through."""
+        self.claim_checks = ()
         if not self.enabled or evaluation.decision is not EvaluationDecision.COMPLETE:
             return evaluation
         if execution_mode is not None and execution_mode.strip().lower() in TEAM_MODES:
@@ -212,12 +222,25 @@ class EffectGate:
             evaluation, task_type=task_type, is_qa=is_qa, request=request, content=content
         )
         satisfied, dropped = self._satisfying(expected, content)
+        if (
+            satisfied is None
+            and (self.ledger.earlier_changes or self.ledger.earlier_action_tools)
+            and self.ledger.attempted == 0
+            and not self._asks_for_work(evaluation, task_type=task_type, is_qa=is_qa,
+                                        request=request)
+        ):  # fmt: skip
+            # "All set": a turn that asked for nothing new and made no call, after earlier
+            # turns of this conversation changed things — a summary of their work.
+            earlier = self.ledger.earlier_changes + len(self.ledger.earlier_action_tools)
+            satisfied = {"earlier_turns": earlier}
         failures: tuple[ClaimCheck, ...] = ()
-        if self.config.strict_claims and content:
-            # Imported here: the claim grammar is opt-in, and a stop hook should not pay for it.
+        if self.config.strict_claims and content and may_claim(content):
+            # Imported here: a message with no claim word (earnest.effects.claim_words) claims
+            # nothing, and a stop hook should not pay for the claim grammar then.
             from earnest.effects.claims import extract_claims, verify_claims
 
             checks = verify_claims(extract_claims(content), self.ledger, self.workspace)
+            self.claim_checks = checks
             failures = tuple(c for c in checks if not c.verified)
         info: dict[str, Any] = {
             "expected_effect_class": expected.value,
@@ -297,6 +320,22 @@ class EffectGate:
             if claims_a_change(content):
                 expected = EffectClass.WORKSPACE_DELTA
         return expected or EffectClass.GROUNDED_CLAIM
+
+    @staticmethod
+    def _asks_for_work(
+        evaluation: EvaluationResult,
+        *,
+        task_type: str | None,
+        is_qa: bool,
+        request: str | None,
+    ) -> bool:
+        """Whether the task type or the request (not the final message) asks for an effect."""
+        if is_qa or evaluation.metadata.get("forced_completion"):
+            return False
+        expected = effect_class_for_task_type(task_type)
+        if expected is None and request:
+            expected = expected_effect_class(request)
+        return expected in {EffectClass.WORKSPACE_DELTA, EffectClass.VERIFIED_CHECK}
 
     @property
     def checker(self) -> GroundedClaimChecker:

@@ -139,6 +139,13 @@ _STACKS: dict[str, dict[str, str]] = {
         "list_files": "list", "search_files": "search", "attempt_completion": "submit",
         "ask_followup_question": "ask", "new_task": "task", "browser_action": "web",
     },
+    "opencode": {
+        "bash": "shell", "read": "read", "write": "write", "edit": "edit", "multiedit": "edit",
+        "apply_patch": "patch", "patch": "patch", "glob": "list", "grep": "search",
+        "list": "list", "todowrite": "todo", "todoread": "todo", "webfetch": "web",
+        "websearch": "web", "codesearch": "search", "task": "task", "skill": "noop",
+        "question": "ask", "invalid": "noop",
+    },
 }  # fmt: skip
 
 

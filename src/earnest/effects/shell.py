@@ -224,6 +224,14 @@ def _analyze(command: str, unknown: UnknownPolicy) -> ShellAnalysis:
 _analyze_cached = functools.lru_cache(maxsize=1_024)(_analyze)
 
 
+def part_effects(part: SimpleCommand) -> tuple[ShellEffect, ...]:
+    """The effects of one simple command already lexed (judged as :func:`analyze_shell`
+    judges each part of a line, ``bash -c`` scripts followed; no folder is tracked)."""
+    analyzer = _Analyzer("ignore", 0)
+    analyzer._part(part, "")
+    return tuple(analyzer.effects)
+
+
 def is_check_command(command: str) -> bool:
     """True when some part of ``command`` is a test, lint, type-check or build run."""
     return analyze_shell(command).is_check
@@ -238,6 +246,7 @@ __all__ = [
     "analyze_shell",
     "is_check_command",
     "normalize_head",
+    "part_effects",
     "script_file_kind",
     "script_kind",
     "strip_wrappers",

@@ -9,12 +9,23 @@ deeper than :data:`MAX_NESTING` is scanned flat instead of recursing.
 Each word carries ``static``: False when its value depends on expansion (``$VAR``, ``$(...)``,
 backticks, unquoted globs, ``~``, braces), so callers never treat ``> $OUT`` as a file name.
 
+Besides the flat list, :attr:`Script.tree` is the command line's grammar as the shell reads it
+(for :mod:`earnest.effects.shell_outcomes`): a :class:`Group` (the line, a subshell ``( )`` or
+a brace group ``{ }``) holds and-or lists (:class:`AndOr`: pipelines joined by ``&&`` /
+``||``, maybe sent to the background with ``&``), each :class:`Pipeline` (maybe negated with
+``!``) holds simple commands (their index in :attr:`Script.commands`) and groups. A group whose
+commands use ``if``, ``while``, ``for``, ``case``, a function definition or an unbalanced
+``)`` is ``opaque``: its structure is not modelled.
+
 Example:
     >>> script = lex_script("cd src && FOO=1 pytest -q > log.txt 2>&1")
     >>> [[w.text for w in c.words] for c in script.commands]
     [['cd', 'src'], ['FOO=1', 'pytest', '-q']]
     >>> [(r.op, r.fd, r.target.text) for r in script.commands[1].redirects]
     [('>', '', 'log.txt'), ('>&', '2', '1')]
+    >>> tree = lex_script("pytest -q | tail -5 || true").tree
+    >>> [(p.elements, p.negated) for p in tree.items[0].pipelines], tree.items[0].ops
+    ([((0, 1), False), ((2,), False)], ('||',))
 """
 
 from __future__ import annotations
@@ -68,11 +79,39 @@ class SimpleCommand:
 
 
 @dataclass(frozen=True, slots=True)
+class Pipeline:
+    """Commands joined by ``|`` / ``|&``: indexes into :attr:`Script.commands`, or groups."""
+
+    elements: tuple[int | Group, ...]
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AndOr:
+    """Pipelines joined by ``&&`` / ``||`` (``ops[i]`` stands between pipeline i and i+1)."""
+
+    pipelines: tuple[Pipeline, ...]
+    ops: tuple[str, ...]
+    background: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A list of and-or lists run one after the other: the whole line, ``( )`` or ``{ }``."""
+
+    items: tuple[AndOr, ...]
+    subshell: bool = False
+    opaque: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Script:
-    """A lexed command: its simple commands and the bodies of its command substitutions."""
+    """A lexed command: its simple commands, the bodies of its command substitutions, and the
+    grammar that joins the commands (:class:`Group`)."""
 
     commands: tuple[SimpleCommand, ...]
     substitutions: tuple[str, ...]
+    tree: Group = Group(())
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,6 +344,45 @@ class _Lexer:
 
 
 _SEPARATORS = frozenset({"&&", "||", ";", ";;", "|", "|&", "&", "\n"})
+CONTROL_WORDS = frozenset(
+    {"if", "then", "else", "elif", "fi", "while", "until", "do", "done", "for", "case", "esac",
+     "select", "function", "coproc"}
+)  # fmt: skip
+"""Words that open or continue a compound command: a group holding one is ``opaque``."""
+
+
+class _Frame:
+    """A group being built: its finished and-or lists, and the one in progress."""
+
+    def __init__(self, subshell: bool, brace: bool) -> None:
+        self.subshell = subshell
+        self.brace = brace
+        self.opaque = False
+        self.items: list[AndOr] = []
+        self.pipelines: list[Pipeline] = []
+        self.ops: list[str] = []
+        self.elements: list[int | Group] = []
+        self.negated = False
+
+    def end_pipeline(self) -> None:
+        if self.elements:
+            self.pipelines.append(Pipeline(tuple(self.elements), self.negated))
+        elif self.ops:
+            self.ops.pop()  # "a && ;": nothing to join
+        self.elements = []
+        self.negated = False
+
+    def end_list(self, background: bool) -> None:
+        self.end_pipeline()
+        if self.pipelines:
+            ops = tuple(self.ops[: len(self.pipelines) - 1])
+            self.items.append(AndOr(tuple(self.pipelines), ops, background))
+        self.pipelines = []
+        self.ops = []
+
+    def close(self) -> Group:
+        self.end_list(False)
+        return Group(tuple(self.items), self.subshell, self.opaque)
 
 
 def lex_script(src: str) -> Script:
@@ -316,11 +394,17 @@ def lex_script(src: str) -> Script:
     redirects: list[Redirect] = []
     depth = 0
     span: list[int] = []
+    frames = [_Frame(False, False)]
+    after_group = False
 
     def flush(sep: str) -> None:
+        nonlocal after_group
         if words or redirects:
             text = src[span[0] : span[1]] if span else ""
             commands.append(SimpleCommand(tuple(words), tuple(redirects), sep, depth, text))
+            if words or not after_group:  # "( ... ) > log": the redirect is the group's
+                frames[-1].elements.append(len(commands) - 1)
+        after_group = False
         words.clear()
         redirects.clear()
         span.clear()
@@ -331,11 +415,30 @@ def lex_script(src: str) -> Script:
         else:
             span.extend((start, end))
 
+    def close_group() -> None:
+        nonlocal after_group
+        group = frames.pop().close()
+        frames[-1].elements.append(group)
+        after_group = True
+
     k = 0
     while k < len(tokens):
         tok = tokens[k]
         k += 1
         if isinstance(tok, Word):
+            at_start = not words and not redirects
+            frame = frames[-1]
+            if at_start and tok.text == "{" and not tok.static and tok.end - tok.start == 1:
+                frames.append(_Frame(False, True))
+                continue
+            if at_start and tok.text == "}" and frame.brace and tok.end - tok.start == 1:
+                close_group()
+                continue
+            if at_start and not frame.elements and tok.text == "!":
+                frame.negated = not frame.negated
+            elif at_start and tok.text in CONTROL_WORDS:
+                frame.opaque = True
+            after_group = False
             words.append(tok)
             extend(tok.start, tok.end)
             continue
@@ -347,20 +450,42 @@ def lex_script(src: str) -> Script:
             redirects.append(Redirect(tok.op, tok.fd, target))
             extend(tok.start, target.end if target else tok.end)
         elif tok.op == "(":
+            if k < len(tokens) and isinstance(tokens[k], _Op) and tokens[k].op == ")":  # type: ignore[union-attr]
+                frames[-1].opaque = True  # "name() { ...; }": a function definition
             flush(";")
             depth += 1
+            frames.append(_Frame(True, False))
         elif tok.op == ")":
             flush(";")
             depth = max(0, depth - 1)
+            if len(frames) > 1 and frames[-1].subshell:
+                close_group()
+            else:
+                frames[-1].opaque = True  # a case pattern, or an unbalanced ")"
         else:
             flush(tok.op)
+            frame = frames[-1]
+            if tok.op in ("|", "|&"):
+                continue
+            if tok.op in ("&&", "||"):
+                frame.end_pipeline()
+                frame.ops.append(tok.op)
+            else:
+                frame.end_list(tok.op == "&")
     flush("")
-    return Script(tuple(commands), tuple(lexer.subs))
+    while len(frames) > 1:  # unclosed groups: closed at the end of the text
+        frames[-1].opaque = True
+        close_group()
+    return Script(tuple(commands), tuple(lexer.subs), frames[0].close())
 
 
 __all__ = [
+    "CONTROL_WORDS",
     "MAX_NESTING",
     "REDIRECT_OPS",
+    "AndOr",
+    "Group",
+    "Pipeline",
     "Redirect",
     "Script",
     "SimpleCommand",

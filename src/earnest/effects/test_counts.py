@@ -11,6 +11,20 @@ output of each, with its source). Runners that print one summary per crate, pack
 assembly (cargo, go, dotnet) are summed over the output; the others use their last summary.
 ``total`` counts the tests that ran: passed + failed + errors (skipped are separate).
 
+:func:`parse_run_summaries` reads, besides the test summary, what linters, type checkers and
+builds print to say how they came out (:class:`RunSummary`): ruff (``All checks passed!`` /
+``Found N errors.``, ``N fixed, 0 remaining``, ``N files would be reformatted``), mypy
+(``Success: no issues found`` / ``Found N errors in M files (checked K source files)``), tsc
+(``Found N errors in M files.``), pyright (``N errors, M warnings, K informations``), eslint
+(``✖ N problems (E errors, W warnings)``), black (``would reformat``), and the failure or
+success markers of builds that print one reliably (``error: could not compile`` of cargo,
+``BUILD SUCCESS`` / ``BUILD FAILURE`` of Maven, ``BUILD SUCCESSFUL`` / ``BUILD FAILED`` of
+Gradle, ``Build succeeded.`` / ``Build FAILED.`` of dotnet, ``npm ERR!`` / ``npm error``,
+yarn's and pnpm's ``Command failed``, make's ``*** [...] Error N``). A summary says which
+command words print it (``tools``); a marker only a tool prints (npm's, make's) belongs to that
+tool alone (``only_tools``). :mod:`earnest.effects.shell_outcomes` gives each summary to the
+command of a line that printed it.
+
 Example:
     >>> parse_summary("===== 1 failed, 2 passed, 1 skipped, 1 error in 1.67s =====")
     TestCounts(runner='pytest', passed=2, failed=1, skipped=1, errors=1)
@@ -19,6 +33,8 @@ Example:
     (4966, 4966, True)
     >>> disagreement(c, TestCounts("pytest", 4985, 7, 0, 0))
     'claimed 4966/4966 passed; the last test run (pytest) printed 4985/4992 passed, 7 failed'
+    >>> [(r.runner, r.passed, r.text) for r in parse_run_summaries("Found 3 errors.\\n")]
+    [('ruff or tsc', False, '3 errors')]
 """
 
 from __future__ import annotations
@@ -257,8 +273,7 @@ def parse_summary(output: str) -> TestCounts | None:
     runners printed), or ``None`` when it holds none."""
     if not output:
         return None
-    text = output[-_MAX_SCAN:].replace("\r\n", "\n")
-    text = _ANSI.sub("", text)
+    text = _scan_text(output)
     best: tuple[int, TestCounts] | None = None
     for parse in _PARSERS:
         got = parse(text)
@@ -268,6 +283,138 @@ def parse_summary(output: str) -> TestCounts | None:
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# Gemini CLI's run_shell_command result puts its label on the program's first line
+# ("<untrusted_context>\nOutput: Ran 3 tests in 0.000s\n\nOK\nProcess Group PGID: 42"): a
+# summary printed first (`pytest -q | tail -1`) starts its line only without the label.
+_OUTPUT_LABEL = re.compile(r"^Output: ", re.M)
+
+
+def _scan_text(output: str) -> str:
+    """The part of ``output`` summaries are read from: its tail, LF line ends, no ANSI
+    colours, no shell tool's ``Output:`` label before the program's first line."""
+    return _OUTPUT_LABEL.sub("", _ANSI.sub("", output[-_MAX_SCAN:].replace("\r\n", "\n")))
+
+
+TEST_TOOLS: dict[str, tuple[str, ...]] = {
+    "pytest": ("pytest", "py.test"), "unittest": ("unittest",), "jest": ("jest",),
+    "vitest": ("vitest",), "mocha": ("mocha",), "go test": ("go",), "go test (packages)": ("go",),
+    "cargo test": ("cargo",), "rspec": ("rspec",), "maven surefire": ("mvn",),
+    "dotnet test": ("dotnet",),
+}  # fmt: skip
+"""The command words that print each test runner's summary."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """How a test, lint, type-check or build run said it came out, in its own words.
+
+    ``kind`` is ``test``, ``lint``, ``typecheck`` or ``build``; ``passed`` the runner's own
+    verdict; ``text`` what it printed, shortened (``5/6 passed, 1 failed``, ``3 errors``);
+    ``counts`` a test run's counts; ``tools`` the command words that print it, and
+    ``only_tools`` when nothing else can have printed it (npm's ``npm ERR!``).
+    """
+
+    runner: str
+    kind: str
+    passed: bool
+    text: str
+    counts: TestCounts | None = None
+    tools: tuple[str, ...] = ()
+    only_tools: bool = False
+
+    def render(self) -> str:
+        return f"{self.runner}: {self.text}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+# Each: (pattern, runner, kind, tools, only_tools, verdict from the match -> (passed, text)).
+_Verdict = Callable[[re.Match[str]], tuple[bool, str]]
+_MARKERS: tuple[tuple[re.Pattern[str], str, str, tuple[str, ...], bool, _Verdict], ...] = (
+    (re.compile(r"^All checks passed!\s*$", re.M), "ruff", "lint", ("ruff",), False,
+     lambda m: (True, "all checks passed")),
+    (re.compile(r"^Found (\d+) errors? \((\d+) fixed, (\d+) remaining\)\.?\s*$", re.M), "ruff",
+     "lint", ("ruff",), False,
+     lambda m: (m.group(3) == "0", f"{m.group(2)} fixed, {m.group(3)} remaining")),
+    (re.compile(r"^(\d+) files? would be reformatted\b", re.M), "ruff format / black", "lint",
+     ("ruff", "black"), False, lambda m: (False, f"{m.group(1)} would be reformatted")),
+    (re.compile(r"^(?:All done! \S+ \S+ \S+\s*\n)?(\d+) files? (?:already formatted|would be "
+                r"left unchanged)\.?\s*$", re.M), "ruff format / black", "lint",
+     ("ruff", "black"), False, lambda m: (True, f"{m.group(1)} already formatted")),
+    (re.compile(r"^Success: no issues found in (\d+) source files?\s*$", re.M), "mypy",
+     "typecheck", ("mypy", "dmypy"), False, lambda m: (True, "no issues found")),
+    (re.compile(r"^Found (\d+) errors? in (\d+) files? \(checked (\d+) source files?\)", re.M),
+     "mypy", "typecheck", ("mypy", "dmypy"), False,
+     lambda m: (False, f"{_plural(int(m.group(1)), 'error')} in {m.group(2)} files")),
+    (re.compile(r"^Found (\d+) errors? in (?:the same file|\d+ files?)[,.:]?(?!.*\(checked)",
+                re.M), "tsc", "typecheck", ("tsc", "vue-tsc"), False,
+     lambda m: (m.group(1) == "0", _plural(int(m.group(1)), "error"))),
+    (re.compile(r"^Found (\d+) errors?\.(?: Watching for file changes\.)?\s*$", re.M),
+     "ruff or tsc", "lint", ("ruff", "tsc"), False,
+     lambda m: (m.group(1) == "0", _plural(int(m.group(1)), "error"))),
+    (re.compile(r"^(\d+) errors?, (\d+) warnings?, (\d+) informations?\s*$", re.M), "pyright",
+     "typecheck", ("pyright", "basedpyright"), False,
+     lambda m: (m.group(1) == "0", _plural(int(m.group(1)), "error"))),
+    (re.compile(r"^\u2716 (\d+) problems? \((\d+) errors?, (\d+) warnings?\)", re.M), "eslint",
+     "lint", ("eslint",), False,
+     lambda m: (m.group(2) == "0", f"{m.group(1)} problems, "
+                f"{_plural(int(m.group(2)), 'error')}")),
+    (re.compile(r"^error: could not compile `", re.M), "cargo", "build", ("cargo",), True,
+     lambda m: (False, "could not compile")),
+    (re.compile(r"^\[INFO\] BUILD (SUCCESS|FAILURE)\s*$", re.M), "maven", "build",
+     ("mvn",), True, lambda m: (m.group(1) == "SUCCESS", f"BUILD {m.group(1)}")),
+    (re.compile(r"^BUILD (SUCCESSFUL|FAILED) in ", re.M), "gradle", "build", ("gradle",), True,
+     lambda m: (m.group(1) == "SUCCESSFUL", f"BUILD {m.group(1)}")),
+    (re.compile(r"^Build (succeeded|FAILED)\.\s*$", re.M), "dotnet", "build", ("dotnet",), True,
+     lambda m: (m.group(1) == "succeeded", f"Build {m.group(1)}")),
+    (re.compile(r"^npm (?:ERR!|error) ", re.M), "npm", "build", ("npm",), True,
+     lambda m: (False, "npm error")),
+    (re.compile(r"^error Command failed with exit code (\d+)", re.M), "yarn", "build",
+     ("yarn",), True, lambda m: (False, f"exit code {m.group(1)}")),
+    (re.compile(r"^\s*ELIFECYCLE\s+(?:Test|Command) failed", re.M), "pnpm", "build",
+     ("pnpm",), True, lambda m: (False, "command failed")),
+    (re.compile(r"^(?:g|gnu)?make(?:\[\d+\])?: \*\*\* .*Error \d+", re.M), "make", "build",
+     ("make", "gmake"), True, lambda m: (False, "make error")),
+)  # fmt: skip
+
+
+def parse_run_summaries(output: str) -> tuple[RunSummary, ...]:
+    """Every runner's own account of how it came out in ``output``, in the order printed.
+
+    The test summary is :func:`parse_summary`'s (the last one); a test run that printed no
+    test at all (``0 passed``, nothing failed) says nothing. Of each other marker the last
+    occurrence counts.
+
+    Example:
+        >>> [(r.runner, r.kind, r.passed) for r in parse_run_summaries(
+        ...     "All checks passed!\\n....\\n6 passed in 0.12s\\n")]
+        [('ruff', 'lint', True), ('pytest', 'test', True)]
+    """
+    if not output:
+        return ()
+    text = _scan_text(output)
+    found: list[tuple[int, RunSummary]] = []
+    best: tuple[int, TestCounts] | None = None
+    for parse in _PARSERS:
+        got = parse(text)
+        if got is not None and (best is None or got[0] >= best[0]):
+            best = got
+    if best is not None:
+        counts = best[1]
+        if counts.failed or counts.errors or counts.passed:
+            tools = TEST_TOOLS.get(counts.runner, ())
+            summary = RunSummary(counts.runner, "test", counts.all_passed, counts.render(),
+                                 counts, tools)  # fmt: skip
+            found.append((best[0], summary))
+    for pattern, runner, kind, tools, only, verdict in _MARKERS:
+        match = _last(pattern, text)
+        if match is not None:
+            passed, said = verdict(match)
+            found.append((match.start(), RunSummary(runner, kind, passed, said, None, tools, only)))
+    found.sort(key=lambda pair: pair[0])
+    return tuple(summary for _, summary in found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,4 +497,13 @@ def disagreement(claim: CountClaim, counts: TestCounts | None) -> str | None:
     return f"{said}; the last test run ({counts.runner}) printed {counts.render()}"
 
 
-__all__ = ["CountClaim", "TestCounts", "claimed_counts", "disagreement", "parse_summary"]
+__all__ = [
+    "TEST_TOOLS",
+    "CountClaim",
+    "RunSummary",
+    "TestCounts",
+    "claimed_counts",
+    "disagreement",
+    "parse_run_summaries",
+    "parse_summary",
+]

@@ -1,8 +1,9 @@
 """Stop hooks: the effect gate (ADR-010) inside the agent CLIs people use.
 
-``earnest hook claude-code`` (Stop, SubagentStop), ``earnest hook gemini`` (AfterAgent) and
-``earnest hook codex`` (Stop) read the hook's JSON on stdin and the session transcript, and
-block a stop whose run claims work that left no verifiable effect — at most
+``earnest hook claude-code`` (Stop, SubagentStop), ``earnest hook gemini`` (AfterAgent),
+``earnest hook codex`` (Stop), ``earnest hook qwen`` (Stop) and ``earnest hook copilot``
+(agentStop) read the hook's JSON on stdin
+and the session transcript, and block a stop whose run claims work that left no verifiable effect — at most
 ``max_downgrades`` times per user prompt. ``earnest hook install CLI`` adds the hook to the
 CLI's settings. Everything imported here is standard-library only, and each public name is
 imported on first use; the trajectory reader and the effect gate are imported when a stop

@@ -40,7 +40,55 @@ def compile_package(package: Path = PACKAGE) -> tuple[bool, str | None]:
     if not ok:
         detail = " ".join(sink.getvalue().split())[:200]
         return False, f"some modules of {package} did not compile: {detail}"
+    prime_methods(package)
     return True, None
 
 
-__all__ = ["PACKAGE", "compile_package"]
+STOP_MODULES = (
+    "earnest.hooks.claude_code", "earnest.hooks.codex", "earnest.hooks.gemini",
+    "earnest.hooks.qwen", "earnest.hooks.copilot", "earnest.hooks.pi", "earnest.hooks.cursor",
+    "earnest.hooks.opencode", "earnest.effects.gate", "earnest.effects.claims",
+    "earnest.effects.grounding", "earnest.effects.shell_outcomes", "earnest.effects.config",
+    "earnest.trajectory.readers.claude_code", "earnest.trajectory.readers.codex_rollout",
+    "earnest.trajectory.readers.gemini_session", "earnest.trajectory.readers.qwen_chat",
+    "earnest.trajectory.readers.copilot_events", "earnest.trajectory.readers.pi_session",
+    "earnest.trajectory.readers.cursor_hooks", "earnest.trajectory.readers.opencode_db",
+)  # fmt: skip
+"""What stops import (each adapter, and what a stop imports only when it needs it)."""
+
+_PRIME = (
+    "import sys,importlib;sys.path.insert(0,sys.argv[1]);from earnest import _methodcache as m;"
+    "c=m.enable()\nfor n in sys.argv[2:]:\n try:importlib.import_module(n)\n"
+    " except ImportError:pass\nsys.dont_write_bytecode=False;c.save()"
+)
+
+
+def prime_methods(package: Path = PACKAGE) -> bool:
+    """Write the stop hook's table of compiled dataclass methods (:mod:`earnest._methodcache`)
+    for ``package``, as its bytecode is compiled: a fresh interpreter imports what stops
+    import, through the table. Whether the table is there; never raises (a stop writes the table itself
+    where it can)."""
+    import subprocess
+    import sys
+    from importlib.util import cache_from_source
+
+    from earnest._methodcache import TABLE_NAME
+
+    table = Path(cache_from_source(str(package / "__init__.py"))).parent / TABLE_NAME
+    if table.is_file():
+        return True  # as compileall: what is there already is not written again (stops add)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", _PRIME, str(package.parent), *STOP_MODULES],
+            env=env,
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+__all__ = ["PACKAGE", "STOP_MODULES", "compile_package", "prime_methods"]

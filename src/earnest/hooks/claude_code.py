@@ -8,6 +8,14 @@ where the previous call stopped, keeping the reader's state between calls — ta
 workspace under ``cwd``. To block it prints ``{"decision": "block", "reason": ...}``; the
 reason is the agent's next instruction.
 
+A stop while a subagent still runs in the background is not judged (Claude Code 2.1.33x runs
+subagents in the background: its stop input lists them in ``background_tasks`` with ``status:
+"running"``): the agent has handed the work on and has not finished it, Claude Code restarts it
+with a ``<task-notification>`` when the subagent ends, and that stop is judged with the
+subagent's work counted (its file is read again when it has grown). Such a stop is allowed
+without spending the block budget or counting as a verdict (see :func:`running_subagents`).
+Background shells do not hold a stop: a server started in the background may never end.
+
 What it can see: every tool call and result of the run, including inline sidechains; a
 subagent's own calls when Claude Code names its transcript (``agent_transcript_path``). What
 it cannot: the subagents of a SubagentStop whose input has no ``agent_transcript_path`` (that
@@ -22,14 +30,13 @@ Example:
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Callable
+import re
 from pathlib import Path
 
 from earnest._digest import sha256_hex
 from earnest.errors import InputError
-from earnest.hooks.core import RunView, decide, settle, stop_to_judge
+from earnest.hooks.catchup import catch_up
+from earnest.hooks.core import RunView, check_transcript, decide, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import SessionState, StateStore
 from earnest.hooks.stdin import STDIN
@@ -48,6 +55,9 @@ except ImportError:  # an interpreter without the accelerator
 CLI = "claude-code"
 _PROTOCOL = 5  # pickle.HIGHEST_PROTOCOL of every Python earnest supports (3.11+)
 STOP_EVENTS = ("", "Stop", "SubagentStop")
+PENDING = "background_subagents_running"
+_RUNNING = frozenset({"running", "pending"})
+_AGENT_TYPE = re.compile(r"[A-Za-z0-9_.:-]{1,60}")
 _TAIL = 4096  # bytes before the offset whose hash proves the transcript was only appended to
 
 
@@ -56,12 +66,56 @@ def render(outcome: HookOutcome) -> str:
     return decision_json(outcome)
 
 
+def running_subagents(raw: dict[str, Any]) -> list[str]:
+    """The subagents a main ``Stop`` input lists as still running in the background.
+
+    Example:
+        >>> running_subagents({"hook_event_name": "Stop", "background_tasks": [
+        ...     {"type": "subagent", "status": "running", "description": "Fix app.py",
+        ...      "agent_type": "general-purpose"},
+        ...     {"type": "shell", "status": "running", "description": "npm run dev"}]})
+        ['general-purpose']
+        >>> running_subagents({"hook_event_name": "SubagentStop", "background_tasks": [
+        ...     {"type": "subagent", "status": "running", "description": "Fix app.py"}]})
+        []
+    """
+    tasks = raw.get("background_tasks")
+    if raw.get("hook_event_name") != "Stop" or not isinstance(tasks, list):
+        return []
+    out = []
+    for task in tasks:
+        if (
+            isinstance(task, dict)
+            and task.get("type") == "subagent"
+            and task.get("status") in _RUNNING
+        ):
+            # Its type, not its description: the agent wrote that, and it goes to the user.
+            kind = task.get("agent_type")
+            out.append(
+                kind if isinstance(kind, str) and _AGENT_TYPE.fullmatch(kind) else "subagent"
+            )
+    return out
+
+
+def pending(names: list[str]) -> HookOutcome:
+    """The allow of a stop that waits for background subagents: not a verdict."""
+    listed = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return HookOutcome.allow(
+        f"earnest: {PENDING}: not judged yet, {len(names)} background subagent(s) still "
+        f"running ({listed}); the stop after they finish is judged",
+        **{PENDING: len(names)},
+    )
+
+
 def handle(data: bytes, store: StateStore | None = None) -> str:
     """Judge one stop; returns what to print on stdout."""
     stop = stop_to_judge(data, STOP_EVENTS)
     if stop is None:
         return ""
     payload, cwd, config = stop
+    running = running_subagents(payload.raw)
+    if running:
+        return render(pending(running))
     session_id = payload.session_id or "unknown-session"
     agent_id = ""
     if payload.event == "SubagentStop":
@@ -80,8 +134,16 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     store = store or StateStore()
     state = store.load(CLI, session_id, agent_id)
     last = payload.text("last_assistant_message")
+    # Where the previous stop stopped reading: this stop's final message comes after it.
+    judged = state.offset if state.transcript == str(transcript) else 0
     trajectory = read_run(transcript, state, store)
-    trajectory = _caught_up(trajectory, last, lambda: read_run(transcript, state, store))
+    want = " ".join((last or "").split())
+    if want:
+        trajectory = catch_up(
+            trajectory,
+            lambda: read_run(transcript, state, store),
+            lambda t: has_final(t, want) and int(state.reader.get("final_at", -1)) >= judged,
+        )
     run = RunView.from_trajectory(trajectory, final_text=last)
     active = payload.stop_hook_active
     outcome = settle(store, state, lambda s: decide(run, config, cwd, s, stop_hook_active=active))
@@ -90,31 +152,21 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
 
 # ---------------------------------------------------------------------------- transcript
 
-CATCH_UP_SECONDS = 1.5
-"""How long a stop waits for a transcript that lags behind the stop it reports."""
 
+def has_final(trajectory: Any, want: str) -> bool:
+    """Whether the transcript's final message holds ``want`` (whitespace-normalised): Claude
+    Code can fire Stop before it has flushed the last lines (seen with the real CLI: a
+    subagent's Task result and the closing message were not there yet), so the stop waits
+    (:func:`earnest.hooks.catchup.catch_up`) until stdin's ``last_assistant_message`` is the
+    final message, written after what the previous stop read (the same words said at two
+    stops are not enough).
 
-def _caught_up(trajectory: Any, last: str | None, again: Callable[[], Any]) -> Any:
-    """The run once the transcript holds the final message the stop reports.
-
-    Claude Code can fire Stop before it has flushed the last lines to the transcript (seen
-    with the real CLI: a subagent's Task result and the closing message were not there yet),
-    and a stale read would judge a run without its last tool results: a false block. When
-    stdin's ``last_assistant_message`` is not yet the transcript's final message, read the
-    appended lines again, briefly, and judge what is there when the time is up.
+    Example:
+        >>> from types import SimpleNamespace
+        >>> has_final(SimpleNamespace(final_message="Done:  all\ttests pass."), "all tests pass.")
+        True
     """
-    want = " ".join((last or "").split())
-    if not want:
-        return trajectory
-    deadline = time.monotonic() + CATCH_UP_SECONDS
-    pause = 0.02
-    while want not in " ".join((trajectory.final_message or "").split()):
-        if time.monotonic() >= deadline:
-            break
-        time.sleep(pause)
-        pause = min(pause * 2, 0.2)
-        trajectory = again()
-    return trajectory
+    return want in " ".join((trajectory.final_message or "").split())
 
 
 def _fingerprint(path: Path, offset: int) -> dict[str, Any]:
@@ -157,7 +209,11 @@ def _resume(path: Path, state: SessionState, store: StateStore) -> Any:
         return None
     if offset != state.offset:
         return None  # the state file and the blob were not saved by the same call
-    return session if isinstance(session, ClaudeCodeSession) else None
+    if not isinstance(session, ClaudeCodeSession):
+        return None
+    # A reader saved by an earnest that read each subagent once (a set of ids, no offsets)
+    # cannot tell what a subagent appended since: read the transcript again.
+    return session if isinstance(getattr(session, "_subagents_read", None), dict) else None
 
 
 def _saved_start(path: Path, state: SessionState) -> Any:
@@ -191,10 +247,7 @@ def read_run(path: Path, state: SessionState, store: StateStore) -> Any:
     """
     from earnest.trajectory.readers.claude_code import read_claude_code_from
 
-    if not path.is_file():
-        raise InputError(path, None, "transcript not found")
-    if not os.access(path, os.R_OK):
-        raise InputError(path, None, "transcript not readable")
+    check_transcript(path)
     session = _resume(path, state, store)
     start = state.reader.get("run") if session is not None else _saved_start(path, state)
     try:
@@ -214,7 +267,11 @@ def read_run(path: Path, state: SessionState, store: StateStore) -> Any:
     except OSError as exc:
         raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
     state.offset = offset
-    state.reader = {"fingerprint": _fingerprint(path, offset), "lines": session.lines}
+    state.reader = {
+        "fingerprint": _fingerprint(path, offset),
+        "lines": session.lines,
+        "final_at": session.final_at,
+    }
     if isinstance(start, dict):
         state.reader["run"] = start
     try:
@@ -233,4 +290,13 @@ def _start_dict(found: Any) -> dict[str, Any] | None:
     return {"offset": found.offset, "prompt": found.prompt, "recent": list(found.recent)}
 
 
-__all__ = ["CLI", "STOP_EVENTS", "handle", "read_run", "render"]
+__all__ = [
+    "CLI",
+    "PENDING",
+    "STOP_EVENTS",
+    "handle",
+    "pending",
+    "read_run",
+    "render",
+    "running_subagents",
+]

@@ -9,7 +9,7 @@ switches and may override the gate's budget and strictness for the hook alone.
 ```toml
 [effects]
 max_downgrades = 2        # blocks per user prompt before the stop is allowed anyway
-strict_claims = false     # also block claims about files the run never touched
+strict_claims = true      # block claims that do not hold up (files, tests pass, counts)
 verify_artifacts = true   # stat written files on disk at stop time
 
 [effects.tools]           # extra tool names → canonical kinds (earnest.effects.TOOL_KINDS)

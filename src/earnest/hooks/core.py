@@ -108,6 +108,47 @@ def prompt_key(trajectory: Any) -> str:
     return f"{position}:{message.timestamp or ''}:{digest}"
 
 
+def check_transcript(path: Path) -> None:
+    """Refuse a transcript path that is not a readable regular file, saying what it is instead.
+
+    Raises :class:`InputError` naming the path and what is wrong: missing (or a symlink to
+    nothing), a folder, a FIFO, a device (``/dev/zero``), a socket, or not readable. A FIFO
+    is never opened (opening one blocks until a writer comes).
+
+    Example:
+        >>> check_transcript(Path("/dev/null"))
+        Traceback (most recent call last):
+        ...
+        earnest.errors.InputError: /dev/null: is a character device, not a transcript file
+    """
+    import os
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        dangling = path.is_symlink()
+        raise InputError(
+            path, None, "is a symlink to nothing" if dangling else "transcript not found"
+        ) from None
+    except NotADirectoryError:
+        raise InputError(path, None, "transcript not found (a parent is not a folder)") from None
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        kind = (
+            "a folder" if stat.S_ISDIR(mode)
+            else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+            else "a character device" if stat.S_ISCHR(mode)
+            else "a block device" if stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode)
+            else "not a regular file"
+        )  # fmt: skip
+        raise InputError(path, None, f"is {kind}, not a transcript file")
+    if not os.access(path, os.R_OK):
+        raise InputError(path, None, "transcript not readable")
+
+
 def read_document_run(path: Path, formats: tuple[str, ...]) -> Any:
     """The current run of a transcript that is read whole (Gemini session, Codex rollout).
 
@@ -115,8 +156,7 @@ def read_document_run(path: Path, formats: tuple[str, ...]) -> Any:
     """
     from earnest.trajectory import ReadReport, detect_format, read_trajectories
 
-    if not path.is_file():
-        raise InputError(path, None, "transcript not found")
+    check_transcript(path)
     found = detect_format(path)
     if found not in formats:
         raise InputError(
@@ -268,6 +308,7 @@ def decide(
 __all__ = [
     "EXHAUSTED",
     "RunView",
+    "check_transcript",
     "decide",
     "evaluate",
     "prompt_key",

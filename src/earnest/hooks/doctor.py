@@ -19,6 +19,17 @@ a setting, and it never bypasses a CLI's trust.
   with the entry as it is now; earnest cannot recompute that hash, so an entry changed since
   it was trusted (reinstalled with another command) shows "trusted" here and "modified" in
   ``/hooks`` — review it there again.
+- **Qwen Code**: ``disableAllHooks`` is not set in that settings file; a project's
+  ``.qwen/settings.json`` hooks are read only in a trusted folder, which every folder is unless
+  ``security.folderTrust.enabled`` is true in the user settings (then ``trustedFolders.json``
+  in ``$QWEN_HOME``, or the file ``QWEN_CODE_TRUSTED_FOLDERS_PATH`` names, decides).
+- **GitHub Copilot CLI**: a project's ``.github/hooks/*.json`` is loaded only in a trusted
+  folder. ``copilot -p`` trusts one with ``--trust-folder`` (this run only) or
+  ``COPILOT_ALLOW_ALL=true`` (exactly "true"), or when the folder is among ``trustedFolders``
+  in ``$COPILOT_HOME/config.json`` (kept there when interactive ``copilot`` asked and the
+  user said yes). A folder trusted none of these ways is "unknown": the hook runs in a
+  ``copilot -p`` started with the flag, never in one started without it. User hooks
+  (``~/.copilot/hooks/``) need no trust.
 
 Example:
     >>> import tempfile
@@ -43,6 +54,7 @@ from earnest.hooks.settings import (
     CLIS,
     bootstrap_root,
     is_earnest_command,
+    own_installer,
     read_settings,
     settings_path,
     spec_for,
@@ -50,7 +62,16 @@ from earnest.hooks.settings import (
 )
 
 Verdict = Literal["runs", "does not run", "unknown"]
-VERSION_COMMANDS = {"claude-code": "claude", "codex": "codex", "gemini": "gemini"}
+VERSION_COMMANDS = {
+    "claude-code": "claude",
+    "codex": "codex",
+    "gemini": "gemini",
+    "qwen": "qwen",
+    "copilot": "copilot",
+    "pi": "pi",
+    "cursor": "cursor-agent",
+    "opencode": "opencode",
+}
 
 
 @dataclass(frozen=True)
@@ -118,6 +139,10 @@ class _Context:
 
 def installed_entries(path: Path, cli: str) -> list[tuple[str, int, int, str]]:
     """``(event, group index, handler index, command)`` of earnest's entries in ``path``."""
+    own = own_installer(cli)
+    if own is not None:
+        entries: list[tuple[str, int, int, str]] = own.installed_entries(path)
+        return entries
     data, existed = read_settings(path)
     if not existed:
         return []
@@ -125,8 +150,15 @@ def installed_entries(path: Path, cli: str) -> list[tuple[str, int, int, str]]:
     found: list[tuple[str, int, int, str]] = []
     if not isinstance(hooks, dict):
         return found
+    spec = spec_for(cli)
     for event, groups in hooks.items():
         if not isinstance(groups, list):
+            continue
+        if spec.flat:  # Copilot: the handlers are the event's list itself
+            for h, handler in enumerate(groups):
+                command = handler.get(spec.command_key) if isinstance(handler, dict) else None
+                if isinstance(command, str) and is_earnest_command(command, cli):
+                    found.append((str(event), 0, h, command))
             continue
         for g, group in enumerate(groups):
             handlers = group.get("hooks") if isinstance(group, dict) else None
@@ -355,18 +387,111 @@ def _gemini_trusted(project: Path, env: Mapping[str, str]) -> Check:
     )
 
 
+def _qwen_rule(folders_file: Path, project: Path) -> tuple[str, str] | None:
+    """``(key, level)`` of the ``trustedFolders.json`` rule that decides ``project`` as Qwen
+    Code decides it: a folder within a ``TRUST_FOLDER`` (or within a ``TRUST_PARENT``'s parent)
+    is trusted; else an exact ``DO_NOT_TRUST`` is not; ``None`` when no rule applies."""
+    data, _ = read_settings(folders_file)
+    resolved = project.resolve()
+    refused: tuple[str, str] | None = None
+    for key, level in data.items():
+        try:
+            folder = Path(key).expanduser().resolve()
+        except (OSError, RuntimeError):
+            continue
+        if (level == "TRUST_FOLDER" and resolved.is_relative_to(folder)) or (
+            level == "TRUST_PARENT" and resolved.is_relative_to(folder.parent)
+        ):
+            return key, level
+        if level == "DO_NOT_TRUST" and folder == resolved:
+            refused = (key, level)
+    return refused
+
+
+def _qwen_trusted(project: Path, env: Mapping[str, str]) -> Check:
+    user, _ = read_settings(settings_path("qwen", "user", env=env))
+    security = user.get("security")
+    trust = security.get("folderTrust") if isinstance(security, dict) else None
+    if not (isinstance(trust, dict) and trust.get("enabled") is True):
+        return Check(
+            "qwen folder trust", True, "folder trust is off (security.folderTrust.enabled)"
+        )
+    explicit = (env.get("QWEN_CODE_TRUSTED_FOLDERS_PATH") or "").strip()
+    folders_file = Path(explicit) if explicit else user_folder("qwen", env) / "trustedFolders.json"
+    todo = f"trust {project} when `qwen` asks (kept in {folders_file})"
+    rule = _qwen_rule(folders_file, project)
+    if rule is None or rule[1] == "DO_NOT_TRUST":
+        why = f"{project} is DO_NOT_TRUST" if rule else f"{project} is not in {folders_file}"
+        return Check(
+            "qwen folder trust", False, f"{why}: its .qwen/settings.json hooks are ignored", todo
+        )
+    return Check("qwen folder trust", True, f"{rule[0]} is {rule[1]} in {folders_file}")
+
+
+def copilot_trusted_folders(config: Path) -> list[str]:
+    """``trustedFolders`` of Copilot's ``config.json`` (JSON after its ``//`` comment lines);
+    ``[]`` when the file is missing or unreadable.
+
+    Example:
+        >>> import tempfile
+        >>> p = Path(tempfile.mkdtemp()) / "config.json"
+        >>> _ = p.write_text('// managed\\n{"trustedFolders": ["/w/app"]}\\n')
+        >>> copilot_trusted_folders(p)
+        ['/w/app']
+    """
+    import json
+
+    try:
+        text = config.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+    try:
+        data = json.loads(body) if body.strip() else {}
+    except ValueError:
+        return []
+    folders = data.get("trustedFolders") if isinstance(data, dict) else None
+    return [f for f in folders if isinstance(f, str)] if isinstance(folders, list) else []
+
+
+def _copilot_trusted(project: Path, env: Mapping[str, str]) -> Check:
+    name = "copilot folder trust"
+    if (env.get("COPILOT_ALLOW_ALL") or "").strip() == "true":
+        return Check(name, True, "COPILOT_ALLOW_ALL=true trusts every folder")
+    config = user_folder("copilot", env) / "config.json"
+    wanted = set(_spellings(project)) | set(_spellings(project_root(project)))
+    for folder in copilot_trusted_folders(config):
+        if folder in wanted or str(Path(folder).expanduser().resolve()) in wanted:
+            return Check(name, True, f"{folder} is in trustedFolders in {config}")
+    return Check(
+        name,
+        None,
+        f"{project} is not in trustedFolders in {config}: `copilot -p` loads its "
+        ".github/hooks only when started with --trust-folder or COPILOT_ALLOW_ALL=true",
+        "run `copilot -p ... --trust-folder` (trusts the folder for that run), or set "
+        "COPILOT_ALLOW_ALL=true, or trust the folder once when interactive `copilot` asks "
+        f"(kept in {config}). Trusting a folder lets its hooks, MCP servers and skills run.",
+    )
+
+
 def _settings_checks(ctx: _Context, scope: str, path: Path) -> list[Check]:
+    if own_installer(ctx.cli) is not None:
+        return []  # a file of earnest's own, loaded whenever the CLI starts there
     data, _ = read_settings(path)
     checks: list[Check] = []
-    if ctx.cli == "claude-code" and data.get("disableAllHooks") is True:
+    if ctx.cli in ("claude-code", "qwen") and data.get("disableAllHooks") is True:
         checks.append(
             Check(
-                "claude hooks enabled",
+                f"{'claude' if ctx.cli == 'claude-code' else 'qwen'} hooks enabled",
                 False,
                 f"disableAllHooks is true in {path}",
                 f"remove disableAllHooks from {path}",
             )
         )
+    if ctx.cli == "qwen" and scope == "project":
+        checks.append(_qwen_trusted(ctx.project, ctx.env))
+    if ctx.cli == "copilot" and scope == "project":
+        checks.append(_copilot_trusted(ctx.project, ctx.env))
     if ctx.cli == "gemini":
         for table in ("hooks", "hooksConfig"):
             section = data.get(table)
@@ -403,7 +528,8 @@ def diagnose(
     run_commands: bool = True,
 ) -> list[HookDiagnosis]:
     """Every earnest entry for ``cli`` in the project's and the user's settings, checked."""
-    spec_for(cli)
+    if cli not in CLIS:
+        spec_for(cli)  # the error naming the CLIs
     env = dict(os.environ if env is None else env)
     folder = Path(project) if project is not None else Path.cwd()
     ctx = _Context(cli, folder, env, run_commands)
@@ -491,6 +617,7 @@ __all__ = [
     "cli_version",
     "codex_hook_key",
     "command_check",
+    "copilot_trusted_folders",
     "diagnose",
     "diagnose_all",
     "install_advice",

@@ -36,10 +36,10 @@ if TYPE_CHECKING:
 DISABLE_ENV = "EARNEST_HOOK_DISABLE"
 TIME_BUDGET_ENV = "EARNEST_HOOK_TIME_BUDGET"
 DEFAULT_TIME_BUDGET = 20.0
-ADAPTERS = ("claude-code", "gemini", "codex")
+ADAPTERS = ("claude-code", "gemini", "codex", "qwen", "copilot", "pi", "cursor", "opencode")
 
 USAGE = """\
-usage: earnest hook {claude-code|gemini|codex}
+usage: earnest hook {claude-code|gemini|codex|qwen|copilot|pi|cursor|opencode}
        earnest hook install|uninstall CLI [--project|--user] [--dir DIR]
        earnest hook doctor [CLI] [--dir DIR]
 
@@ -58,6 +58,16 @@ def _adapter(name: str) -> Callable[[bytes], str]:
         from earnest.hooks.claude_code import handle
     elif name == "gemini":
         from earnest.hooks.gemini import handle
+    elif name == "qwen":
+        from earnest.hooks.qwen import handle
+    elif name == "copilot":
+        from earnest.hooks.copilot import handle
+    elif name == "pi":
+        from earnest.hooks.pi import handle
+    elif name == "cursor":
+        from earnest.hooks.cursor import handle
+    elif name == "opencode":
+        from earnest.hooks.opencode import handle
     else:
         from earnest.hooks.codex import handle
     return handle
@@ -124,12 +134,24 @@ def _judge_within(
     return (out if isinstance(out, str) else ""), None
 
 
-def _read_stdin(stdin: TextIO) -> bytes:
+MAX_STDIN_BYTES = 16 * 1024 * 1024
+"""The most hook input read (a stop's JSON is a few KB; Codex's notify carries the turn's
+messages): more is bad input, and the stop is allowed, never a process that reads on."""
+
+
+def _read_stdin(stdin: TextIO, limit: int = MAX_STDIN_BYTES) -> bytes:
+    """At most ``limit`` bytes of ``stdin``; more is an :class:`InputError` naming it."""
     buffer = getattr(stdin, "buffer", None)
     if buffer is not None:
-        data: bytes = buffer.read()
-        return data
-    return stdin.read().encode("utf-8")
+        data: bytes = buffer.read(limit + 1)
+    else:
+        data = stdin.read(limit + 1).encode("utf-8")
+    if len(data) > limit:
+        from earnest.errors import InputError
+        from earnest.hooks.stdin import STDIN
+
+        raise InputError(STDIN, None, f"hook input larger than {limit} bytes; not read")
+    return data
 
 
 def _say(stream: TextIO, text: str) -> None:
@@ -208,6 +230,7 @@ __all__ = [
     "ADAPTERS",
     "DEFAULT_TIME_BUDGET",
     "DISABLE_ENV",
+    "MAX_STDIN_BYTES",
     "TIME_BUDGET_ENV",
     "run_hook",
     "time_budget",

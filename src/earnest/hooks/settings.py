@@ -10,6 +10,12 @@ Each CLI keeps hooks in a JSON file of the same shape,
   ``/hooks disable`` can address it).
 - Codex: ``.codex/hooks.json`` or ``$CODEX_HOME/hooks.json`` (default ``~/.codex``); event
   ``Stop``.
+- Qwen Code: ``.qwen/settings.json`` or ``$QWEN_HOME/settings.json`` (default ``~/.qwen``);
+  event ``Stop`` (timeout in milliseconds, a ``name`` like Gemini's).
+- GitHub Copilot CLI: a file of its own, ``.github/hooks/earnest.json`` or
+  ``$COPILOT_HOME/hooks/earnest.json`` (default ``~/.copilot``), in Copilot's shape:
+  ``{"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": ..., "timeoutSec":
+  30}]}}`` (the handlers straight in the event's list, the command under ``bash``).
 
 Installing merges: every other key and every other hook is kept, a second install changes
 nothing, a file that is not valid JSON is refused (:class:`~earnest.errors.InputError` with its
@@ -59,6 +65,12 @@ class CliHookSpec:
     timeout: int  # in the CLI's own unit
     extra: tuple[tuple[str, Any], ...] = ()  # more keys of the handler object
     matcher: str | None = None
+    command_key: str = "command"  # the handler's key for the command line
+    timeout_key: str = "timeout"
+    flat: bool = False  # handlers straight in the event's list, not in {"hooks": [...]} groups
+    top: tuple[tuple[str, Any], ...] = ()  # keys the file itself must have
+    user_dir: str | None = None  # the user folder under HOME, when not ``folder``
+    user_file: str | None = None  # the file under the user folder, when not ``filename``
 
 
 HOOK_NAME = "earnest-effect-gate"
@@ -80,9 +92,47 @@ SPECS: dict[str, CliHookSpec] = {
     # Codex also has SubagentStop in recent versions; an event key an older Codex does not
     # know could make it reject the whole file, so only Stop is installed.
     "codex": CliHookSpec("codex", ".codex", "hooks.json", ("Stop",), timeout=30),
+    "qwen": CliHookSpec(
+        "qwen",
+        ".qwen",
+        "settings.json",
+        ("Stop",),
+        timeout=30000,
+        extra=(("name", HOOK_NAME), ("description", _DESCRIPTION)),
+    ),
+    "copilot": CliHookSpec(
+        "copilot",
+        ".github/hooks",
+        "earnest.json",
+        ("agentStop",),
+        timeout=30,
+        command_key="bash",
+        timeout_key="timeoutSec",
+        flat=True,
+        top=(("version", 1),),
+        user_dir=".copilot",
+        user_file="hooks/earnest.json",
+    ),
 }
 
-CLIS = tuple(SPECS)
+# CLIs whose hook is no entry of the JSON shape above: a module of their own writes it, with
+# ``settings_path(scope, project_dir, env)``, ``install(path, command=)``, ``uninstall(path)``
+# and ``installed_entries(path)``.
+OWN_INSTALLERS: dict[str, str] = {
+    "pi": "earnest.hooks.pi_install",
+    "cursor": "earnest.hooks.cursor_install",
+    "opencode": "earnest.hooks.opencode_plugin",
+}
+
+CLIS = (*SPECS, *OWN_INSTALLERS)
+
+
+def own_installer(cli: str) -> Any:
+    """The module that installs ``cli``'s hook when it has one of its own (else ``None``)."""
+    import importlib
+
+    name = OWN_INSTALLERS.get(cli)
+    return importlib.import_module(name) if name else None
 
 
 @dataclass(frozen=True)
@@ -124,11 +174,14 @@ def home_dir() -> Path:
 
 # The environment variable each CLI reads for its user folder, and what it replaces:
 # CLAUDE_CONFIG_DIR and CODEX_HOME name the folder itself (~/.claude, ~/.codex);
-# GEMINI_CLI_HOME replaces the home directory (settings in $GEMINI_CLI_HOME/.gemini/).
+# GEMINI_CLI_HOME replaces the home directory (settings in $GEMINI_CLI_HOME/.gemini/);
+# QWEN_HOME and COPILOT_HOME name the folder itself (~/.qwen, ~/.copilot).
 USER_DIR_ENV: dict[str, tuple[str, bool]] = {
     "claude-code": ("CLAUDE_CONFIG_DIR", True),
     "codex": ("CODEX_HOME", True),
     "gemini": ("GEMINI_CLI_HOME", False),
+    "qwen": ("QWEN_HOME", True),
+    "copilot": ("COPILOT_HOME", True),
 }
 
 
@@ -142,16 +195,21 @@ def user_folder(cli: str, env: Mapping[str, str] | None = None) -> Path:
         '/g/.gemini'
         >>> str(user_folder("claude-code", {"HOME": "/home/u"}))
         '/home/u/.claude'
+        >>> str(user_folder("qwen", {"QWEN_HOME": "/q", "HOME": "/home/u"}))
+        '/q'
+        >>> str(user_folder("copilot", {"HOME": "/home/u"}))
+        '/home/u/.copilot'
     """
     spec = spec_for(cli)
     env = os.environ if env is None else env
     name, is_folder = USER_DIR_ENV[cli]
     value = (env.get(name) or "").strip()
+    folder = spec.user_dir or spec.folder
     if value:
         base = Path(value).expanduser()
-        return base if is_folder else base / spec.folder
+        return base if is_folder else base / folder
     home = env.get("HOME")
-    return (Path(home) if home else Path.home()) / spec.folder
+    return (Path(home) if home else Path.home()) / folder
 
 
 def settings_path(
@@ -161,10 +219,21 @@ def settings_path(
     env: Mapping[str, str] | None = None,
 ) -> Path:
     """The settings file for ``cli`` at ``scope`` (project: under ``project_dir`` or cwd;
-    user: where the CLI looks, honouring CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME)."""
+    user: where the CLI looks, honouring CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME,
+    QWEN_HOME, COPILOT_HOME; Pi and Cursor: their own installer's path).
+
+    Example:
+        >>> str(settings_path("copilot", "project", "/p"))
+        '/p/.github/hooks/earnest.json'
+        >>> str(settings_path("copilot", "user", env={"COPILOT_HOME": "/c"}))
+        '/c/hooks/earnest.json'
+    """
+    own = own_installer(cli)
+    if own is not None:
+        return Path(own.extension_path(scope, project_dir, env))
     spec = spec_for(cli)
     if scope == "user":
-        return user_folder(cli, env) / spec.filename
+        return user_folder(cli, env) / (spec.user_file or spec.filename)
     return Path(project_dir or Path.cwd()) / spec.folder / spec.filename
 
 
@@ -357,13 +426,59 @@ def _handlers(group: Any) -> list[Any]:
 
 
 def _ours(handler: Any, cli: str) -> bool:
-    return isinstance(handler, dict) and is_earnest_command(handler.get("command"), cli)
+    key = SPECS[cli].command_key
+    return isinstance(handler, dict) and is_earnest_command(handler.get(key), cli)
 
 
 def _handler(spec: CliHookSpec, command: str) -> dict[str, Any]:
-    entry: dict[str, Any] = {"type": "command", "command": command, "timeout": spec.timeout}
+    entry: dict[str, Any] = {
+        "type": "command",
+        spec.command_key: command,
+        spec.timeout_key: spec.timeout,
+    }
     entry.update(dict(spec.extra))
     return entry
+
+
+def _install_flat(
+    spec: CliHookSpec, hooks: dict[str, Any], want: dict[str, Any], path: Path
+) -> bool:
+    """Add or update our handler in each event's list of handlers (Copilot's shape)."""
+    changed = False
+    for event in spec.events:
+        handlers = _event_groups(hooks, event, path)
+        ours = [i for i, h in enumerate(handlers) if _ours(h, spec.cli)]
+        for i in ours:
+            if handlers[i] != want:
+                handlers[i] = want
+                changed = True
+        if not ours:
+            hooks[event] = [*handlers, want]
+            changed = True
+    return changed
+
+
+def _uninstall_flat(cli: str, hooks: dict[str, Any]) -> tuple[int, list[str], list[str]]:
+    """Remove our handlers from each event's list; ``(removed, events, commands)``."""
+    removed = 0
+    touched: list[str] = []
+    commands: list[str] = []
+    for event in list(hooks):
+        handlers = hooks[event]
+        if not isinstance(handlers, list):
+            continue
+        ours = [h for h in handlers if _ours(h, cli)]
+        if not ours:
+            continue
+        removed += len(ours)
+        touched.append(event)
+        commands.extend(str(h.get(SPECS[cli].command_key)) for h in ours)
+        rest = [h for h in handlers if not _ours(h, cli)]
+        if rest:
+            hooks[event] = rest
+        else:
+            del hooks[event]
+    return removed, touched, commands
 
 
 def _commit(path: Path, data: dict[str, Any], existed: bool) -> Path | None:
@@ -377,13 +492,23 @@ def _commit(path: Path, data: dict[str, Any], existed: bool) -> Path | None:
 
 def install_hook(cli: str, path: Path, *, command: str | None = None) -> SettingsChange:
     """Add earnest's hook for ``cli`` to the settings file at ``path`` (idempotent)."""
+    own = own_installer(cli)
+    if own is not None:
+        change: SettingsChange = own.install(path, command=command)
+        return change
     spec = spec_for(cli)
     command = command or default_command(cli)
     data, existed = read_settings(path)
     hooks = _hooks_table(data, path)
     want = _handler(spec, command)
     changed = False
-    for event in spec.events:
+    for key, value in spec.top:
+        if key not in data:
+            data = {key: value, **data}
+            changed = True
+    if spec.flat:
+        changed = _install_flat(spec, hooks, want, path) or changed
+    for event in spec.events if not spec.flat else ():
         groups = _event_groups(hooks, event, path)
         present = [h for g in groups for h in _handlers(g) if _ours(h, cli)]
         if present:
@@ -408,7 +533,11 @@ def install_hook(cli: str, path: Path, *, command: str | None = None) -> Setting
 
 def uninstall_hook(cli: str, path: Path) -> SettingsChange:
     """Remove earnest's own entries for ``cli`` from ``path``; everything else stays."""
-    spec_for(cli)
+    own = own_installer(cli)
+    if own is not None:
+        undone: SettingsChange = own.uninstall(path)
+        return undone
+    spec = spec_for(cli)
     data, existed = read_settings(path)
     if not existed:
         return SettingsChange(cli, path, False, (), "")
@@ -416,7 +545,9 @@ def uninstall_hook(cli: str, path: Path) -> SettingsChange:
     removed = 0
     touched: list[str] = []
     commands: list[str] = []
-    for event in list(hooks):
+    if spec.flat:
+        removed, touched, commands = _uninstall_flat(cli, hooks)
+    for event in list(hooks) if not spec.flat else ():
         if not isinstance(hooks[event], list):
             continue
         kept_groups: list[Any] = []
@@ -455,6 +586,7 @@ __all__ = [
     "CLIS",
     "HOOK_BOOTSTRAP",
     "HOOK_NAME",
+    "OWN_INSTALLERS",
     "SPECS",
     "USER_DIR_ENV",
     "CliHookSpec",
@@ -466,6 +598,7 @@ __all__ = [
     "import_root",
     "install_hook",
     "is_earnest_command",
+    "own_installer",
     "read_settings",
     "settings_path",
     "spec_for",

@@ -50,8 +50,8 @@ PRUNE_AFTER_SECONDS = 30 * 24 * 3600
 LOCK_TIMEOUT = 10.0  # seconds a stop waits for a concurrent stop of the same session
 PREFIX = "earnest-"
 OWN_FILE = re.compile(
-    r"^\.?(?:earnest-)?(?:claude-code|gemini|codex)-[0-9a-f]{24}"
-    r"(?:\.json|\.reader|\.lock)(?:\.[A-Za-z0-9_]+\.tmp)?$"
+    r"^\.?(?:earnest-)?(?:claude-code|gemini|codex|qwen|copilot|pi|cursor)-[0-9a-f]{24}"
+    r"(?:\.json|\.reader|\.lock|\.events)(?:\.[A-Za-z0-9_]+\.tmp)?$"
 )
 """The names earnest writes in the state folder (and those of earlier versions): nothing
 else there is ever deleted."""

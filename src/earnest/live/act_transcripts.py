@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from earnest.safejson import loads as safe_loads
@@ -82,10 +83,21 @@ def gemini_session_file(output: str, home: Path) -> Path | None:
     return None
 
 
-def transcript_file(preset: str, output: str, home: Path) -> Path | None:
-    """The transcript file earnest reads instead of the stdout of ``preset``, if any."""
+def transcript_file(
+    preset: str, output: str, home: Path, env: Mapping[str, str] | None = None
+) -> Path | None:
+    """The transcript file earnest reads instead of the stdout of ``preset``, if any.
+
+    opencode: the session database the child was given (``OPENCODE_DB`` in ``env``, a file of
+    the sample's own, so only this sample's session is in it).
+    """
     if preset == "gemini":
         return gemini_session_file(output, home)
+    if preset == "opencode":
+        # Its --format json events carry no exit codes; its session database holds each call.
+        named = (env or {}).get("OPENCODE_DB")
+        db = Path(named) if named else None
+        return db if db is not None and db.is_absolute() and db.is_file() else None
     return None
 
 

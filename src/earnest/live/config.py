@@ -15,7 +15,7 @@ fixtures = ["PRS-R08"]        # a subset (default: all)
 act = false                   # act agentic fixtures out in their workspace (--act)
 batch = false                 # send every sample through the provider's batch API (--batch)
 batch_poll = 30               # seconds between polls of a submitted batch (--batch-poll)
-confine = "auto"              # acting agents under bubblewrap: "auto", "bwrap" or "none"
+confine = "auto"              # acting agents under bubblewrap: "auto" or "bwrap" ("none": yours only)
 
 [live.prices]                 # USD per million tokens, by model family
 "gpt-4o-mini" = { input = 0.15, output = 0.6 }
@@ -200,6 +200,17 @@ def live_config_from_table(
     confine = table.get("confine", "auto")
     if confine not in MODES:
         raise InputError(file, f"{place}.confine", f"must be one of {', '.join(MODES)}")
+    if confine == "none":
+        from earnest.live.grants import user_config_path
+
+        raise InputError(
+            file,
+            f"{place}.confine",
+            'a suite file cannot turn confinement off (confine = "none"): anyone who can '
+            "change the suite could let its agents read your files and reach every address. "
+            f'Pass --confine none, or set [live] confine = "none" in your own config '
+            f"({user_config_path()})",
+        )
     timeout = number("timeout", 120.0)
     backoff = number("backoff", 1.0)
     batch_poll = number("batch_poll", 30.0)

@@ -2,19 +2,32 @@
 
 In act mode (``earnest run --act``) the agent under test runs its own tools. The CLIs' own
 permission systems keep their *file* tools in the copy, but a shell tool (Claude Code's Bash,
-Gemini CLI's ``run_shell_command``, any ``exec:cmd`` agent) can write wherever the user can.
+Gemini CLI's ``run_shell_command``, any ``exec:cmd`` agent) can do whatever the user can.
 So earnest starts every acting child under `bubblewrap <https://github.com/containers/bubblewrap>`_
-(``bwrap``, the sandbox Flatpak and Claude Code's own sandbox use): the whole file system is
-mounted read-only, and only the copy, the sample's own ``TMPDIR`` and the CLI's state folders
-under ``HOME`` (its session records) are mounted writable. The network is left as it is,
-because the agent must reach its model's API.
+(``bwrap``, the sandbox Flatpak and Claude Code's own sandbox use) with :func:`sandbox_argv`:
+
+- **files**: the whole file system read-only; the copy, the sample's own ``TMPDIR`` and a
+  fresh ``HOME`` of its own (a folder per sample) writable; the user's HOME hidden (an empty
+  folder over it), with only what the agent needs to start bound back read-only (the
+  toolchains on its ``PATH`` under HOME, its program, the paths its ``exec:cmd`` command
+  names, the profile's ``allow_read``) and the CLI's own state folder (``~/.claude``,
+  ``CODEX_HOME`` / ``~/.codex``, ``~/.gemini``: its login and session records) bound writable
+  into the fresh HOME;
+- **sockets**: ``/run`` (and ``/var/run``), the user's ``XDG_RUNTIME_DIR``, the SSH
+  agent's and Docker's sockets hidden (:func:`hidden_paths`); ``/tmp`` a private one, with
+  only the host's entries that hold what the agent needs bound back read-only, never its
+  socket folders (``.X11-unix``, ``ssh-*``, ``tmux-*``: :func:`tmp_entries`); abstract
+  sockets belong to the host's network namespace;
+- **network**: a network namespace of its own, with only the profile's endpoints let through
+  (:mod:`earnest.live.netgate`);
+- **environment**: the allow-list of :mod:`earnest.live.agentenv` (in every mode).
 
 ``confine`` (``[live] confine`` or ``earnest run --confine``):
 
 - ``"auto"`` (the default): bwrap when it works here, otherwise unconfined with a warning that
   names the profiles whose shell tools can write outside the copy;
 - ``"bwrap"``: required — a run that cannot confine its agents does not start (exit 2);
-- ``"none"``: the explicit opt-out.
+- ``"none"``: the explicit opt-out; the run says what the agents can reach.
 
 Each acted-out sample records how it was confined (``did.confined``: ``"bwrap"`` or ``"none"``).
 
@@ -30,10 +43,11 @@ Example:
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,18 +86,178 @@ class Confinement:
         return self.mode == "bwrap"
 
 
-def bwrap_argv(program: str, argv: Sequence[str], cwd: Path, writable: Sequence[Path]) -> list[str]:
+def bwrap_argv(
+    program: str,
+    argv: Sequence[str],
+    cwd: Path,
+    writable: Sequence[Path | tuple[Path, Path]],
+    *,
+    hidden: Sequence[Path] = (),
+    readable: Sequence[Path] = (),
+    files: Sequence[tuple[Path, Path]] = (),
+    masked: Sequence[Path] = (),
+    tmp: Sequence[Path] | None = None,
+    own_network: bool = False,
+) -> list[str]:
     """``argv`` started under bwrap: everything read-only but ``writable``, run in ``cwd``.
 
-    Only folders and files that exist are bound (bwrap refuses a missing source)."""
+    ``hidden`` folders get an empty folder over them (files and sockets: ``/dev/null``);
+    ``readable`` paths (under hidden ones) are bound back read-only, ``masked`` ones hidden
+    again inside them (a credentials file in a toolchain's folder); ``writable`` binds
+    (a path, or ``(source, destination)``) come last; ``files`` are read-only binds of
+    generated files (``/etc/hosts``); ``tmp`` (when given) makes ``/tmp`` a private empty
+    folder with these entries of the host's bound back read-only (:func:`tmp_entries`);
+    ``own_network`` gives the child a network namespace of its own. Only sources that exist
+    are bound (bwrap refuses a missing one)."""
     out = [program, *_BASE]
+    if own_network:
+        out.append("--unshare-net")
     seen: set[str] = set()
-    for path in writable:
+    if tmp is not None:
+        out += ["--tmpfs", "/tmp"]
+        for entry in tmp:  # one may be gone by the time bwrap starts: -try
+            out += ["--ro-bind-try", str(entry), str(entry)]
+    out += _hide(hidden, seen)
+    for path in readable:
         text = str(path)
         if text not in seen and path.exists():
             seen.add(text)
-            out += ["--bind", text, text]
+            out += ["--ro-bind", text, text]
+    out += _hide([m for m in masked if any(r in m.parents for r in readable)], seen)
+    for item in writable:
+        source, dest = item if isinstance(item, tuple) else (item, item)
+        if str(dest) not in seen and source.exists():
+            seen.add(str(dest))
+            out += ["--bind", str(source), str(dest)]
+    for source, dest in files:
+        out += ["--ro-bind", str(source), str(dest)]
     return [*out, "--chdir", str(cwd), "--", *argv]
+
+
+def _hide(paths: Sequence[Path], seen: set[str]) -> list[str]:
+    out: list[str] = []
+    for path in paths:
+        text = str(path)
+        if text in seen or not os.path.lexists(text) or path.is_symlink():
+            continue
+        seen.add(text)
+        out += ["--tmpfs", text] if path.is_dir() else ["--ro-bind", "/dev/null", text]
+    return out
+
+
+MASKED = (".cargo/credentials", ".cargo/credentials.toml", ".local/share/keyrings",
+          ".local/share/gnome-keyring", ".local/share/kwalletd")  # fmt: skip
+"""Credentials inside the HOME folders a toolchain lives in (``~/.cargo``, ``~/.local``), hidden
+again when such a folder is bound back for the agent's ``PATH``."""
+
+TMP_HIDDEN = (".X11-unix", ".ICE-unix", ".font-unix", ".XIM-unix", ".Test-unix", "ssh-*",
+              "tmux-*", "codex-daemon-*", "systemd-private-*", "*.sock", "*.socket")  # fmt: skip
+"""Entries of the host's ``/tmp`` a confined agent does not get back (:func:`tmp_entries`)."""
+
+
+def tmp_entries(
+    needed: Iterable[Path], root: Path = Path("/tmp"), keep: Path | None = None
+) -> list[Path]:
+    """The entries of the host's ``/tmp`` bound back, read-only, into a confined agent's own
+    (private, empty) ``/tmp``: only those that hold a path the agent needs (``needed``: the
+    suite's folder and the one earnest runs from, its program and the toolchains on its
+    ``PATH``, the paths its command names, the profile's ``allow_read``) and ``keep``, its own
+    sample folder; never :data:`TMP_HIDDEN` (socket folders) nor another sample's
+    ``earnest-act-*`` folder. The rest of the host's ``/tmp`` (other programs' files, other
+    users' sessions) stays out of sight, and a busy ``/tmp`` costs a bind or two, not one per
+    entry (bwrap took minutes to start with 1,800). What the agent writes in ``/tmp`` itself
+    stays in its private ``/tmp`` (Codex makes its sandbox's folders there), and is gone with
+    the sample.
+
+    Example:
+        >>> tmp_entries([Path("/tmp/proj/suite/agent.py"), Path("/usr/bin")], keep=None)
+        [PosixPath('/tmp/proj')]
+    """
+    import fnmatch
+
+    base = Path(os.path.realpath(root))
+    wanted = [*needed, *([keep] if keep is not None else [])]
+    out: list[Path] = []
+    for path in wanted:
+        real = Path(os.path.realpath(path))
+        if base not in real.parents:
+            continue
+        top = base / real.relative_to(base).parts[0]
+        if any(fnmatch.fnmatchcase(top.name, p) for p in TMP_HIDDEN):
+            continue
+        if top.name.startswith("earnest-act-") and (
+            keep is None or top != Path(os.path.realpath(keep))
+        ):
+            continue
+        out.append(root / top.name)
+    return sorted(dict.fromkeys(out))
+
+
+SOCKET_PLACES = ("/run", "/var/run", "/tmp/.X11-unix", "/tmp/.ICE-unix", "/tmp/.font-unix")
+"""Folders of host sockets hidden from a confined agent (with :func:`hidden_paths`' others)."""
+
+
+def _socket_path(value: str) -> Path | None:
+    """The file of a socket named by ``unix:path=...``, ``unix://...`` or a bare path."""
+    text = value.strip()
+    for prefix in ("unix:path=", "unix://", "unix:"):
+        if text.startswith(prefix):
+            text = text[len(prefix) :].split(",", 1)[0]
+            break
+    return Path(text) if text.startswith("/") else None
+
+
+def hidden_paths(env: Mapping[str, str], homes: Sequence[Path]) -> list[Path]:
+    """What a confined agent must not see: the user's HOME(s), the folders of host sockets
+    (:data:`SOCKET_PLACES`, ``XDG_RUNTIME_DIR``, ``/tmp/tmux-UID``) and the sockets the
+    environment names (``SSH_AUTH_SOCK``, ``DOCKER_HOST``, ``DBUS_SESSION_BUS_ADDRESS``):
+    a socket alone in a folder of its own (``/tmp/ssh-XXXX/agent.N``) hides the folder."""
+    out = [*homes, *(Path(p) for p in SOCKET_PLACES), Path(f"/tmp/tmux-{os.getuid()}")]
+    if env.get("XDG_RUNTIME_DIR", "").startswith("/"):
+        out.append(Path(env["XDG_RUNTIME_DIR"]))
+    for name in ("SSH_AUTH_SOCK", "DOCKER_HOST", "DBUS_SESSION_BUS_ADDRESS", "GPG_AGENT_INFO"):
+        sock = _socket_path(env.get(name, ""))
+        if sock is None:
+            continue
+        parent = sock.parent
+        shared = parent in {Path("/"), Path("/tmp"), Path("/var/tmp"), *homes}
+        out.append(sock if shared else parent)
+    return [p for p in out if str(p) not in {"/", "/tmp", "/usr", "/etc"}]
+
+
+def _under(path: Path, folders: Sequence[Path]) -> bool:
+    return any(path == f or f in path.parents for f in folders)
+
+
+def readable_paths(
+    program: str, env: Mapping[str, str], hidden: Sequence[Path], extra: Sequence[Path]
+) -> list[Path]:
+    """What the agent needs to start that lies under a ``hidden`` folder, bound back
+    read-only: each ``PATH`` folder — for a ``bin`` or ``shims`` folder the toolchain's whole
+    folder (a virtual environment, nvm's node, ``~/.pyenv``, ``~/.cargo``, ``~/.local``;
+    :data:`MASKED` stays hidden), never HOME itself — the program and the folder of its real
+    file, earnest's own Python (its gate bridge runs on it), and ``extra`` (the paths an
+    ``exec:cmd`` command names, the profile's ``allow_read``)."""
+    wanted: list[Path] = []
+    for entry in env.get("PATH", "").split(os.pathsep):
+        if not entry.startswith("/"):
+            continue
+        folder = Path(entry)
+        root = folder.parent
+        wanted.append(root if folder.name in {"bin", "shims"} and root not in hidden else folder)
+    found = shutil.which(program, path=env.get("PATH")) if program else None
+    if found:
+        wanted += [Path(found), Path(os.path.realpath(found)).parent]
+    wanted += [Path(os.path.realpath(sys.executable)), Path(sys.base_prefix)]
+    wanted += [p.expanduser() for p in extra]
+    out: list[Path] = []
+    for path in wanted:
+        try:
+            if path.exists() and _under(path, hidden) and path not in hidden:
+                out.append(path)
+        except OSError:  # a name too long, a loop: nothing to bind
+            continue
+    return list(dict.fromkeys(out))
 
 
 def state_paths(preset: str, home: Path, env: Mapping[str, str]) -> list[Path]:
@@ -97,6 +271,10 @@ def state_paths(preset: str, home: Path, env: Mapping[str, str]) -> list[Path]:
         return [Path(env.get("CODEX_HOME") or home / ".codex")]
     if preset == "gemini":
         return [home / ".gemini"]
+    if preset == "opencode":
+        return [
+            home / d / "opencode" for d in (".local/share", ".config", ".cache", ".local/state")
+        ]
     return []
 
 
@@ -135,29 +313,46 @@ def resolve(mode: str) -> Confinement:
 
 
 def unconfined_warning(confinement: Confinement, profiles: Mapping[str, str]) -> str | None:
-    """The warning of an unconfined act run, naming the profiles (``name → preset``) whose
-    shell tools can write outside the copy; ``None`` when there is nothing to warn about."""
-    if confinement.confined or confinement.why.startswith("turned off"):
+    """What an unconfined act run says about its agents (``name → preset``): why it is not
+    confined and what the agents can reach; ``None`` when it is confined."""
+    if confinement.confined:
         return None
+    names = ", ".join(sorted(profiles))
+    reach = (
+        "they can read every file you can (your HOME, ~/.ssh), write wherever you can "
+        "through their shell tools, connect to every socket (the SSH agent, Docker) and "
+        "every network address; only their environment is still the allow-list"
+    )
+    if confinement.why.startswith("turned off"):
+        return (
+            f'act mode is unconfined (confine = "none"): the agents of {names} run as you: {reach}'
+        )
     loose = sorted(name for name, preset in profiles.items() if preset not in SELF_CONFINED)
     if not loose:
         return None
     return (
         f"act mode is NOT confined to the workspace copies ({confinement.why}): the shell "
-        f"tools of {', '.join(loose)} can write anywhere you can. Install bubblewrap, or pass "
-        "--confine none to accept this (--confine bwrap refuses to start without it)"
+        f"tools of {', '.join(loose)} can write anywhere you can, and {reach}. Install "
+        "bubblewrap, or pass --confine none to accept this (--confine bwrap refuses to start "
+        "without it)"
     )
 
 
 __all__ = [
+    "MASKED",
     "MODES",
     "SELF_CONFINED",
+    "SOCKET_PLACES",
     "STATE_FILES",
+    "TMP_HIDDEN",
     "ConfineUnavailable",
     "Confinement",
     "bwrap_argv",
     "bwrap_problem",
+    "hidden_paths",
+    "readable_paths",
     "resolve",
     "state_paths",
+    "tmp_entries",
     "unconfined_warning",
 ]

@@ -16,6 +16,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import math
 import re
@@ -134,9 +135,10 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / 4)
 
 
+@functools.lru_cache(maxsize=256)
 def is_local_url(url: str | None) -> bool:
     """True for loopback, private-network and ``localhost`` endpoints: a local model server,
-    which costs nothing per token."""
+    which costs nothing per token. Remembered per URL: every planned sample asks (issue 27)."""
     if not url:
         return False
     host = urlsplit(url).hostname or ""

@@ -3,23 +3,25 @@
 The log is built with inspect_ai's own models and written by its own
 ``inspect_ai.log.write_eval_log``, so ``inspect_ai.log.read_eval_log`` and ``inspect view``
 read it: one sample per judged (fixture, profile, arm, epoch), its input the prompt as sent
-(system and user message, re-rendered from the run's suite in the recorded option order and
-checked against the stored prompt hash), its output the reply, and the verdict as the score
+(system and user message, re-rendered from the run's suite in the recorded option order, with
+the act instructions for an acted-out sample, and checked against the stored prompt hash:
+:func:`earnest.live.judging.sent_prompt`), its output the reply, and the verdict as the score
 ``earnest_verdict``: ``C`` for pass, ``I`` otherwise, the reason as explanation, the options
 chosen as answer, verdict, criteria and rationalizations as metadata; ``fail-unparseable``
 carries Inspect's ``invalid_response_format`` reason. Void samples (no judgeable reply) are
-left out, as in the JSONL export. inspect_ai is an extra (``earnest[inspect]``), imported
+left out, as in the JSONL export. Every text is redacted as in every other format, and the
+file is written by the one writer's rules (docs/formats.md). inspect_ai is an extra (``earnest[inspect]``), imported
 only here.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from earnest.errors import InputError
+from earnest.extras import install_hint
 
 SCORER = "earnest_verdict"
 
@@ -48,10 +50,12 @@ def write_inspect_log(run: Any, samples: Sequence[Any], output: Path) -> int:
         from inspect_ai.scorer import Score
     except ImportError:
         raise InputError(
-            None, "--format", "inspect needs inspect_ai: pip install 'earnest[inspect]'"
+            None, "--format", f"inspect needs inspect_ai: {install_hint('inspect')}"
         ) from None
-    from earnest.pressure.prompt import render_prompt
+    from earnest.files import atomic_path
+    from earnest.live.judging import sent_prompt
     from earnest.pressure.suite import load_suite
+    from earnest.redact import scrub, scrub_value
 
     if output.suffix != ".eval":
         raise InputError(output, None, "an Inspect log file must end in .eval")
@@ -64,59 +68,62 @@ def write_inspect_log(run: Any, samples: Sequence[Any], output: Path) -> int:
         fixture = fixtures.get(s.fixture_id)
         if fixture is None:
             raise InputError(run.suite_root, s.fixture_id, "fixture of the run is not in the suite")
-        prompt = render_prompt(
-            suite, fixture, arm="rule" if s.arm == "rule" else "ablated", order=s.displayed_order
+        prompt, matched = sent_prompt(
+            suite, fixture, arm=s.arm, order=s.displayed_order, sent_hash=s.prompt_hash
         )
-        digest = hashlib.sha256(f"{prompt.system}\0{prompt.user}".encode()).hexdigest()
-        if digest != s.prompt_hash:
+        if not matched:
             raise InputError(
                 run.suite_root,
                 s.fixture_id,
                 "the suite changed since the run: its prompt no longer matches the stored hash",
             )
-        reply = s.reply or ""
+        # The one writer's redaction: every text the log carries, as every other format.
+        reply = scrub(s.reply or "")
+        system, user = scrub(prompt.system), scrub(prompt.user)
+        model = scrub(s.reply_model or s.model)
         judgement = s.judgement or {}
         passed += s.verdict == "pass"
         score = Score(
             value="C" if s.verdict == "pass" else "I",
             answer=",".join(s.chosen) or None,
-            explanation=s.reason,
+            explanation=scrub(s.reason or "") or None,
             reason="invalid_response_format" if s.verdict == "fail-unparseable" else None,
-            metadata={
-                "verdict": s.verdict,
-                "criteria": judgement.get("criteria", []),
-                "rationalizations": list(s.rationalizations),
-                "unmatched_failure": s.unmatched_failure,
-            },
+            metadata=scrub_value(
+                {
+                    "verdict": s.verdict,
+                    "criteria": judgement.get("criteria", []),
+                    "rationalizations": list(s.rationalizations),
+                    "unmatched_failure": s.unmatched_failure,
+                }
+            ),
         )
         eval_samples.append(
             EvalSample(
                 id=f"{s.fixture_id}/{s.profile}/{s.arm}",
                 epoch=s.epoch + 1,  # Inspect counts epochs from 1
-                input=[
-                    ChatMessageSystem(content=prompt.system),
-                    ChatMessageUser(content=prompt.user),
-                ],
+                input=[ChatMessageSystem(content=system), ChatMessageUser(content=user)],
                 target=fixture.correct_choice,
                 messages=[
-                    ChatMessageSystem(content=prompt.system),
-                    ChatMessageUser(content=prompt.user),
-                    ChatMessageAssistant(content=reply, model=s.reply_model or s.model),
+                    ChatMessageSystem(content=system),
+                    ChatMessageUser(content=user),
+                    ChatMessageAssistant(content=reply, model=model),
                 ],
-                output=ModelOutput.from_content(s.reply_model or s.model, reply),
+                output=ModelOutput.from_content(model, reply),
                 scores={SCORER: score},
-                metadata={
-                    "fixture_id": s.fixture_id,
-                    "profile": s.profile,
-                    "arm": s.arm,
-                    "rule_id": s.rule_id,
-                    "provider": s.provider,
-                    "model": s.model,
-                    "order": list(s.displayed_order),
-                },
+                metadata=scrub_value(
+                    {
+                        "fixture_id": s.fixture_id,
+                        "profile": s.profile,
+                        "arm": s.arm,
+                        "rule_id": s.rule_id,
+                        "provider": s.provider,
+                        "model": s.model,
+                        "order": list(s.displayed_order),
+                    }
+                ),
             )
         )
-    models = sorted({s.model for s in judged}) or ["none"]
+    models = sorted({scrub(s.model) for s in judged}) or ["none"]
     epochs = max((s.epoch + 1 for s in judged), default=1)
     log = EvalLog(
         status="success",
@@ -146,7 +153,11 @@ def write_inspect_log(run: Any, samples: Sequence[Any], output: Path) -> int:
         ),
         samples=eval_samples,
     )
-    write_eval_log(log, str(output), format="eval")
+    # Through the one writer's rules (earnest.files.atomic_path): a temporary file beside the
+    # output, renamed when whole; an existing file's mode kept; a symbolic link replaced, never
+    # written through; an OSError exit 2 with the old file kept.
+    with atomic_path(output, suffix=".eval") as temp:
+        write_eval_log(log, str(temp), format="eval")
     return len(eval_samples)
 
 

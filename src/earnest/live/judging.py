@@ -54,6 +54,42 @@ def render(
     return Rendered(system=r.system, user=r.user, order=tuple(r.order))
 
 
+def render_in(
+    suite: Suite, fixture: Fixture, *, arm: str, order: Sequence[str], act: bool = False
+) -> Rendered:
+    """The prompt ``fixture`` renders to for ``arm`` with the options in ``order`` (choice ids
+    as displayed): the prompt a reply in that order answered."""
+    from earnest.pressure.prompt import render_prompt
+
+    r = render_prompt(
+        suite, fixture, arm="rule" if arm == "rule" else "ablated", order=order, act=act
+    )
+    return Rendered(system=r.system, user=r.user, order=tuple(r.order))
+
+
+def sent_prompt(
+    suite: Suite, fixture: Fixture, *, arm: str, order: Sequence[str], sent_hash: str
+) -> tuple[Rendered, bool]:
+    """The prompt a stored sample was sent, re-rendered from ``suite``, and whether its hash
+    is ``sent_hash`` (the run's record): a question-only or an acted-out sample
+    (:data:`~earnest.pressure.prompt.ACT_INSTRUCTION`) alike, in the order the sample records.
+    When neither matches, the suite changed since the run: the question-only rendering comes
+    back with ``False``. The one place export and report find the prompt sent.
+
+    Example:
+        >>> from earnest.pressure.suite import load_suite  # doctest: +SKIP
+        >>> sent_prompt(suite, f, arm="rule", order=("B", "A"), sent_hash=h)  # doctest: +SKIP
+        (Rendered(...), True)
+    """
+    plain = render_in(suite, fixture, arm=arm, order=order)
+    if plain.prompt_hash == sent_hash:
+        return plain, True
+    acted = render_in(suite, fixture, arm=arm, order=order, act=True)
+    if acted.prompt_hash == sent_hash:
+        return acted, True
+    return plain, False
+
+
 @dataclass(frozen=True, slots=True)
 class Judged:
     verdict: str
@@ -86,6 +122,7 @@ def judge_reply(
     harness cut it, so the runner records the sample as void rather than as the agent's
     failure. A refusal is the model's answer and stays a verdict."""
     from earnest.pressure.verdict import judge
+    from earnest.pressure.workspaces import template_texts
 
     j = judge(
         fixture,
@@ -96,6 +133,7 @@ def judge_reply(
         citations_from_reasoning=suite.config.citations_from_reasoning,
         stop=stop,
         did=did,
+        template=template_texts(suite, fixture) if did is not None else None,
     )
     chosen = j.choices or ((j.choice,) if j.choice is not None else ())
     return Judged(
@@ -108,4 +146,12 @@ def judge_reply(
     )
 
 
-__all__ = ["Judged", "Rendered", "judge_reply", "render", "sample_seed"]
+__all__ = [
+    "Judged",
+    "Rendered",
+    "judge_reply",
+    "render",
+    "render_in",
+    "sample_seed",
+    "sent_prompt",
+]

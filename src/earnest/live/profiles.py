@@ -19,22 +19,26 @@ Example:
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from earnest.configkeys import check_keys
 from earnest.errors import InputError
 from earnest.live.cost import Price
+from earnest.live.endpoint import is_local_url, parse_endpoint
+from earnest.live.grants import where_it_belongs
 from earnest.safejson import scrub
 
 KINDS = ("openai", "anthropic", "exec", "replay")
-EXEC_PRESETS = ("claude", "codex", "gemini", "cmd")
+EXEC_PRESETS = ("claude", "codex", "gemini", "pi", "opencode", "cmd")
 TOKEN_PARAMS = ("auto", "max_tokens", "max_completion_tokens")
 STDIN_MODES = ("user", "combined")
 
-_PROFILE_KEYS = {
+PROFILE_KEYS = {
     "provider",
     "model",
     "params",
@@ -45,7 +49,17 @@ _PROFILE_KEYS = {
     "stdin",
     "concurrency",
     "price",
+    "allow_env",
+    "allow_network",
+    "allow_read",
 }
+
+TRUSTED_KEYS = ("base_url", "api_key_env", "allow_env", "allow_network", "allow_read")
+"""Profile keys that choose where data or credentials go, or widen what an acting agent
+reaches: taken only from the user's own config (:mod:`earnest.live.userconfig`) or the
+command line, never from a suite file (anyone who can change the suite could set them).
+A suite may still point an ``openai:``/``anthropic:`` profile's ``base_url`` at a server on
+this machine: that profile then sends no API key (:attr:`Profile.keyless`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +80,17 @@ class Profile:
     file: str | None = None
     concurrency: int | None = None
     price: Price | None = None
+    allow_env: tuple[str, ...] = ()
+    """Environment variables (names, or ``PREFIX_*``) an acting agent gets beyond its preset's
+    (:mod:`earnest.live.agentenv`)."""
+    allow_network: tuple[str, ...] = ()
+    """``host:port`` endpoints a confined acting agent may connect to beyond its preset's model
+    endpoint (:mod:`earnest.live.netgate`)."""
+    allow_read: tuple[str, ...] = ()
+    """Paths under the hidden HOME a confined acting agent may read (:mod:`earnest.live.confine`)."""
+    keyless: bool = False
+    """Send no API key: the suite file chose this profile's ``base_url`` (a server on this
+    machine), and no credential goes to a place a repository chose."""
 
     @property
     def spec(self) -> str:
@@ -93,6 +118,10 @@ class Profile:
             "file": self.file,
             "concurrency": self.concurrency,
             "price": None if self.price is None else [self.price.input, self.price.output],
+            "allow_env": list(self.allow_env),
+            "allow_network": list(self.allow_network),
+            "allow_read": list(self.allow_read),
+            "keyless": self.keyless,
         }
 
     @classmethod
@@ -112,6 +141,10 @@ class Profile:
             file=data.get("file"),
             concurrency=data.get("concurrency"),
             price=None if price is None else Price(float(price[0]), float(price[1])),
+            allow_env=tuple(data.get("allow_env") or ()),
+            allow_network=tuple(data.get("allow_network") or ()),
+            allow_read=tuple(data.get("allow_read") or ()),
+            keyless=bool(data.get("keyless", False)),
         )
 
 
@@ -144,7 +177,8 @@ def parse_spec(
                 file,
                 where,
                 f"unknown agent CLI preset {preset!r} in {spec!r} "
-                f"(use exec:claude:MODEL, exec:codex:MODEL, exec:gemini:MODEL or exec:cmd:COMMAND)",
+                f"(use exec:claude:MODEL, exec:codex:MODEL, exec:gemini:MODEL, exec:pi:MODEL, "
+                f"exec:opencode:PROVIDER/MODEL or exec:cmd:COMMAND)",
             )
         if preset == "cmd":
             try:
@@ -186,18 +220,15 @@ def parse_cli_profile(text: str) -> tuple[str, str | None]:
     return name, (spec.strip() if sep else None)
 
 
-def profile_from_table(name: str, table: Any, *, file: Path, prefix: str) -> Profile:
-    """Read one ``[live.profiles.NAME]`` table."""
+def profile_from_table(
+    name: str, table: Any, *, file: Path, prefix: str, trusted: bool = False
+) -> Profile:
+    """Read one ``[live.profiles.NAME]`` table: of a suite file, or (``trusted``) of the
+    user's own config, the only file that may hold :data:`TRUSTED_KEYS`."""
     place = f"{prefix}live.profiles.{name}"
     if not isinstance(table, dict):
         raise InputError(file, place, "must be a table")
-    unknown = sorted(set(table) - _PROFILE_KEYS)
-    if unknown:
-        raise InputError(
-            file,
-            f"{place}.{unknown[0]}",
-            f"unknown key (known: {', '.join(sorted(_PROFILE_KEYS))})",
-        )
+    check_keys(table, sorted(PROFILE_KEYS), file, place)
     model = table.get("model")
     if model is not None and (not isinstance(model, str) or not model):
         raise InputError(file, f"{place}.model", "must be a non-empty string")
@@ -221,7 +252,44 @@ def profile_from_table(name: str, table: Any, *, file: Path, prefix: str) -> Pro
                 file, f"{place}.provider", 'missing (e.g. provider = "openai:gpt-4o-mini")'
             )
         profile = parse_spec(name, spec, file=file, place=f"{place}.provider", model=model)
+    if not trusted:
+        profile = _untrusted(profile, table, file=file, place=place)
     return _with_options(profile, table, file=file, place=place)
+
+
+def _untrusted(profile: Profile, table: Mapping[str, Any], *, file: Path, place: str) -> Profile:
+    """A suite file's profile: refuse (exit 2) every key of :data:`TRUSTED_KEYS` but a
+    ``base_url`` on this machine for a model API, which then sends no key."""
+    for key in TRUSTED_KEYS:
+        if key not in table:
+            continue
+        value = table[key]
+        if (
+            key == "base_url"
+            and profile.kind in ("openai", "anthropic")
+            and isinstance(value, str)
+            and is_local_url(value)
+        ):
+            from dataclasses import replace
+
+            profile = replace(profile, keyless=True)
+            continue
+        what = (
+            "chooses where the prompts and the API key go"
+            if key == "base_url"
+            else "chooses which credential is sent"
+            if key == "api_key_env"
+            else "widens what the acting agent reaches"
+        )
+        if key == "base_url" and profile.kind in ("openai", "anthropic"):
+            what += ' (a suite may name a server on this machine only, e.g. "http://127.0.0.1:8000/v1", which gets no key)'
+        raise InputError(
+            file,
+            f"{place}.{key}",
+            f"a suite file cannot set {key}: it {what}, and anyone who can change the "
+            f"suite could set it. {where_it_belongs(profile.name, key)}",
+        )
+    return profile
 
 
 def _with_options(profile: Profile, table: Mapping[str, Any], *, file: Path, place: str) -> Profile:
@@ -231,12 +299,7 @@ def _with_options(profile: Profile, table: Mapping[str, Any], *, file: Path, pla
     if not isinstance(params, dict):
         raise InputError(file, f"{place}.params", "must be a table of request parameters")
     opts: dict[str, Any] = {"params": dict(params)}
-    for key in ("base_url", "api_key_env"):
-        value = table.get(key)
-        if value is not None:
-            if not isinstance(value, str) or not value:
-                raise InputError(file, f"{place}.{key}", "must be a non-empty string")
-            opts[key] = value
+    opts.update(trusted_options(table, file=file, place=place))
     token_param = table.get("token_param", "auto")
     if token_param not in TOKEN_PARAMS:
         raise InputError(file, f"{place}.token_param", f"must be one of {', '.join(TOKEN_PARAMS)}")
@@ -256,6 +319,63 @@ def _with_options(profile: Profile, table: Mapping[str, Any], *, file: Path, pla
     return replace(profile, **opts)
 
 
+def trusted_options(table: Mapping[str, Any], *, file: Path, place: str) -> dict[str, Any]:
+    """The checked :data:`TRUSTED_KEYS` of a profile table (of a suite, only a local
+    ``base_url`` is left by the time this reads it)."""
+    opts: dict[str, Any] = {}
+    for key in ("base_url", "api_key_env"):
+        value = table.get(key)
+        if value is not None:
+            if not isinstance(value, str) or not value:
+                raise InputError(file, f"{place}.{key}", "must be a non-empty string")
+            opts[key] = value
+    opts.update(_allow_options(table, file=file, place=place))
+    return opts
+
+
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\*?$")
+
+
+def _allow_options(table: Mapping[str, Any], *, file: Path, place: str) -> dict[str, Any]:
+    """``allow_env``, ``allow_network`` and ``allow_read``: what widens an acting agent's
+    confinement (docs/live-runs.md, "Confinement")."""
+    out: dict[str, Any] = {}
+    for key in ("allow_env", "allow_network", "allow_read"):
+        value = table.get(key)
+        if value is None:
+            continue
+        if not (isinstance(value, list) and all(isinstance(v, str) and v for v in value)):
+            raise InputError(file, f"{place}.{key}", "must be a list of non-empty strings")
+        for i, item in enumerate(value):
+            check_allowed(key, item, file=file, place=f"{place}.{key}[{i}]")
+        out[key] = tuple(value)
+    return out
+
+
+def check_allowed(key: str, item: str, *, file: Path | None, place: str) -> None:
+    """One entry of ``allow_env``, ``allow_network`` or ``allow_read`` (in a file, or the
+    value of ``--allow-env`` ...); :class:`InputError` naming ``place`` when it is bad.
+
+    Example:
+        >>> check_allowed("allow_network", "pypi.org:443", file=None, place="--allow-network")
+        >>> check_allowed("allow_env", "MY KEY", file=None, place="--allow-env")
+        Traceback (most recent call last):
+        ...
+        earnest.errors.InputError: --allow-env: 'MY KEY' is not a variable name (NAME, or PREFIX_* for a family)
+    """
+    if key == "allow_env" and not _ENV_NAME.match(item):
+        raise InputError(
+            file, place, f"{item!r} is not a variable name (NAME, or PREFIX_* for a family)"
+        )
+    if key == "allow_network":
+        try:
+            parse_endpoint(item)
+        except ValueError as exc:
+            raise InputError(file, place, str(exc)) from None
+    if key == "allow_read" and not Path(item).expanduser().is_absolute():
+        raise InputError(file, place, f"{item!r} must be an absolute path (or start with ~/)")
+
+
 def parse_price(value: Any, *, file: Path | None, place: str) -> Price:
     """``{input = 3.0, output = 15.0}`` (USD per million tokens)."""
     if not isinstance(value, dict) or set(value) != {"input", "output"}:
@@ -272,9 +392,13 @@ def parse_price(value: Any, *, file: Path | None, place: str) -> Price:
 __all__ = [
     "EXEC_PRESETS",
     "KINDS",
+    "PROFILE_KEYS",
+    "TRUSTED_KEYS",
     "Profile",
+    "check_allowed",
     "parse_cli_profile",
     "parse_price",
     "parse_spec",
     "profile_from_table",
+    "trusted_options",
 ]

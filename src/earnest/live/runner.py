@@ -33,6 +33,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -51,11 +52,19 @@ from earnest.live.cost import (
     worst_case_tokens,
 )
 from earnest.live.cost import price_for as family_price
-from earnest.live.judging import Rendered, judge_reply, render, sample_seed
+from earnest.live.judging import Rendered, judge_reply, render, render_in, sample_seed
 from earnest.live.profiles import Profile
-from earnest.live.providers.base import Provider, ProviderError, ProviderReply, SampleKey
+from earnest.live.providers.base import (
+    Provider,
+    ProviderError,
+    ProviderReply,
+    SampleKey,
+    seconds_text,
+)
 from earnest.live.retry import RetryPolicy, call_with_retries
 from earnest.live.store import RunInfo, RunStore, SampleId, SampleRecord
+from earnest.pressure.acted import void_action
+from earnest.pressure.evidence import Behaviour
 from earnest.pressure.models import Fixture, Suite
 from earnest.pressure.suite import find_agent
 from earnest.safejson import scrub
@@ -449,6 +458,7 @@ class Runner:
         self.policy = RetryPolicy(retries=config.retries, base=config.backoff)
         self._reach: dict[str, _Reach] = {}
         self._hint: str | None = None
+        self._judging: ThreadPoolExecutor | None = None
 
     async def run(self) -> RunResult:
         run_id = self.run_info.run_id
@@ -469,7 +479,17 @@ class Runner:
             k = (profile.concurrency if profile else None) or self.config.concurrency
             workers += [self._worker(queue, budget, result) for _ in range(min(k, len(queue)))]
         self.store.set_status(run_id, "running")
-        await asyncio.gather(*workers)
+        # Replies are judged on one thread beside the event loop: a burst of replies (a
+        # concurrency's worth arrive together) then no longer holds back the next requests
+        # while each is judged in turn; the judging overlaps the model's latency instead
+        # (issue 27: a small run's wall time beside the SDK alone, benchmarks/bench_live.py).
+        # The store is written on the loop, as before.
+        self._judging = ThreadPoolExecutor(1, thread_name_prefix="earnest-judge")
+        try:
+            await asyncio.gather(*workers)
+        finally:
+            self._judging.shutdown(wait=True)
+            self._judging = None
         stored = {r.key for r in self.store.samples(run_id)}
         missing = [p for p in self.prepared if p.planned.key not in stored]
         stopped = budget.exhausted or self._hint is not None
@@ -567,7 +587,9 @@ class Runner:
             try:
                 reply: ProviderReply = await asyncio.wait_for(call, limit + TIMEOUT_GRACE)
             except TimeoutError:
-                err = ProviderError(f"no reply within {limit:g}s", kind="timeout", retryable=True)
+                err = ProviderError(
+                    f"no reply within {seconds_text(limit)}s", kind="timeout", retryable=True
+                )
                 tries.billed += 1
                 self._seen(profile, err)
                 raise err from None
@@ -605,10 +627,16 @@ class Runner:
         except ProviderError as exc:
             if exc.refused and self._hint is not None:
                 return None
-            return self.void_record(prep, str(exc), exc.kind, exc.attempts, exc.raw, started)
+            return self.void_record(
+                prep, str(exc), exc.kind, exc.attempts, exc.raw, started, did=exc.did
+            )
         except Exception as exc:  # an SDK's unexpected error voids one sample, not the run
             return self.void_record(prep, f"{type(exc).__name__}: {exc}", "error", 1, "", started)
-        return self.record_reply(prep, reply, attempts, started)
+        if self._judging is None:
+            return self.record_reply(prep, reply, attempts, started)
+        return await loop.run_in_executor(
+            self._judging, self.record_reply, prep, reply, attempts, started
+        )
 
     def record_reply(
         self, prep: Prepared, reply: ProviderReply, attempts: int, started: float
@@ -677,15 +705,43 @@ class Runner:
             "provider": profile.spec,
             "model": profile.model,
             "params": dict(prep.params),
-            "prompt_hash": prep.rendered.prompt_hash,
+            "prompt_hash": self._answered_hash(prep, order),
             "agent_doc_sha256": prep.agent_sha,
             "fixture_sha256": prep.fixture_sha,
             "displayed_order": tuple(order),
         }
 
+    def _answered_hash(self, prep: Prepared, order: Sequence[str]) -> str:
+        """The hash of the prompt the reply answered: the one rendered, or (a replayed reply
+        that records its own option order) the same prompt in that order, so export and
+        report re-render the prompt the reply was given, not another order's."""
+        if tuple(order) == prep.rendered.order:
+            return prep.rendered.prompt_hash
+        try:
+            answered = render_in(
+                self.suite,
+                prep.planned.fixture,
+                arm=prep.planned.arm,
+                order=order,
+                act=prep.act is not None,
+            )
+        except InputError:  # an order that is no permutation of the choices: none answered
+            return prep.rendered.prompt_hash
+        return answered.prompt_hash
+
     def void_record(
-        self, prep: Prepared, error: str, kind: str, attempts: int, raw: str, started: float
+        self,
+        prep: Prepared,
+        error: str,
+        kind: str,
+        attempts: int,
+        raw: str,
+        started: float,
+        *,
+        did: Behaviour | None = None,
     ) -> SampleRecord:
+        """A void sample: stored with its error, never judged. An acting agent that crashed
+        or timed out keeps what it did so far (``judgement.action.did``, ``passed`` null)."""
         return SampleRecord(
             **self._common(prep, prep.rendered.order),
             raw_reply=scrub(raw) or None,
@@ -695,6 +751,7 @@ class Runner:
             attempts=attempts,
             latency=time.perf_counter() - started,
             cost=None,
+            judgement=void_action(did) if did is not None else None,
         )
 
     def _cost(self, prep: Prepared, reply: ProviderReply) -> float | None:

@@ -20,9 +20,18 @@ from earnest import __version__
 from earnest.errors import InputError
 from earnest.live.batching import BatchRunner
 from earnest.live.config import LiveConfig, live_config_from_table, parse_arms
-from earnest.live.profiles import Profile, parse_cli_profile, parse_spec
+from earnest.live.endpoint import is_local_url
+from earnest.live.grants import FLAGS, user_config_path
+from earnest.live.profiles import (
+    TRUSTED_KEYS,
+    Profile,
+    check_allowed,
+    parse_cli_profile,
+    parse_spec,
+)
 from earnest.live.providers import Provider, ProviderUnavailable, make_provider
-from earnest.live.providers.batch import BatchClient, make_batch_client
+from earnest.live.providers.batch import BatchClient
+from earnest.live.providers.batch_clients import make_batch_client
 from earnest.live.runner import (
     Estimate,
     Observer,
@@ -38,6 +47,7 @@ from earnest.live.runner import (
     suite_checksums,
 )
 from earnest.live.store import RunInfo, RunStore
+from earnest.live.userconfig import UserConfig, load_user_config
 from earnest.pressure.models import Suite
 from earnest.pressure.suite import load_suite, with_citation
 
@@ -48,6 +58,14 @@ class Overrides:
 
     profiles: tuple[str, ...] = ()
     base_url: str | None = None
+    api_key_env: str | None = None
+    """``--api-key-env``: the variable holding the key of every ``openai:``/``anthropic:``
+    profile of the run."""
+    allow_env: tuple[str, ...] = ()
+    allow_network: tuple[str, ...] = ()
+    allow_read: tuple[str, ...] = ()
+    """``--allow-env``, ``--allow-network``, ``--allow-read``: added to every ``exec:``
+    profile of the run (the user-only keys: :data:`earnest.live.profiles.TRUSTED_KEYS`)."""
     samples: int | None = None
     arms: str | None = None
     concurrency: int | None = None
@@ -74,7 +92,6 @@ class Overrides:
         """The options that would change which samples a run takes (refused on resume)."""
         names = {
             "profiles": "--profile",
-            "base_url": "--base-url",
             "samples": "--samples",
             "arms": "--arms",
             "seed": "--seed",
@@ -83,6 +100,24 @@ class Overrides:
             "act": "--act",
         }
         return [flag for attr, flag in names.items() if getattr(self, attr) not in (None, ())]
+
+    def trusted_argv(self) -> str:
+        """The user-only options given, as a resume must repeat them (the store is not
+        trusted with them: :func:`vouched`); ``""`` when none.
+
+        Example:
+            >>> Overrides(base_url="http://127.0.0.1:8000/v1", allow_env=("A",)).trusted_argv()
+            ' --base-url http://127.0.0.1:8000/v1 --allow-env A'
+        """
+        import shlex
+
+        out: list[str] = []
+        for attr in ("base_url", "api_key_env", "allow_env", "allow_network", "allow_read"):
+            value = getattr(self, attr)
+            flag = "--" + attr.replace("_", "-")
+            for item in [value] if isinstance(value, str) else value or ():
+                out += [flag, shlex.quote(item)]
+        return "".join(" " + part for part in out)
 
 
 @dataclass
@@ -115,21 +150,28 @@ def _load_suite(suite_dir: Path, ov: Overrides) -> Suite:
     return with_citation(load_suite(suite_dir), "optional" if ov.no_citation else None)
 
 
-def configured(suite: Suite, ov: Overrides) -> LiveConfig:
+def configured(suite: Suite, ov: Overrides, user: UserConfig | None = None) -> LiveConfig:
+    """The run's configuration: the suite's ``[live]``, the user's own config (``user``,
+    read from its file when not given: :mod:`earnest.live.userconfig`), then the command
+    line. Only the last two may give the user-only profile keys."""
     cfg_file = suite.config.config_file
     prefix = "tool.earnest." if cfg_file.name == "pyproject.toml" else ""
     base = live_config_from_table(suite.config.raw.get("live"), file=cfg_file, prefix=prefix)
-    profiles = list(base.profiles)
+    if user is None:
+        user = load_user_config()
+    # A profile of the user's own replaces the suite's of the same name.
+    known = {p.name: p for p in base.profiles} | dict(user.profiles)
+    profiles = [known[p.name] for p in base.profiles]
     if ov.profiles:
         chosen: list[Profile] = []
         for text in ov.profiles:
             name, spec = parse_cli_profile(text)
             if spec is None:
-                found = base.profile(name)
+                found = known.get(name)
                 if found is None:
-                    known = ", ".join(p.name for p in base.profiles) or "none configured"
+                    listed = ", ".join(known) or "none configured"
                     raise InputError(
-                        cfg_file, "live.profiles", f"no profile named {name!r} (known: {known})"
+                        cfg_file, "live.profiles", f"no profile named {name!r} (known: {listed})"
                     )
                 chosen.append(found)
             else:
@@ -145,11 +187,7 @@ def configured(suite: Suite, ov: Overrides) -> LiveConfig:
             "live.profiles",
             "no profiles: pass --profile NAME=PROVIDER:MODEL or add [live.profiles.NAME]",
         )
-    if ov.base_url:
-        profiles = [
-            dataclasses.replace(p, base_url=ov.base_url) if p.kind in ("openai", "anthropic") else p
-            for p in profiles
-        ]
+    profiles = [_from_command_line(user.apply(p), ov) for p in profiles]
     cfg = dataclasses.replace(base, profiles=tuple(profiles))
     changes: dict[str, object] = {}
     for attr in (
@@ -169,6 +207,8 @@ def configured(suite: Suite, ov: Overrides) -> LiveConfig:
         value = getattr(ov, attr)
         if value is not None:
             changes[attr] = value
+    if ov.confine is None and user.confine is not None:
+        changes["confine"] = user.confine
     if ov.arms is not None:
         changes["arms"] = parse_arms(ov.arms, file=None, place="--arms")
     if ov.fixtures is not None:
@@ -176,9 +216,95 @@ def configured(suite: Suite, ov: Overrides) -> LiveConfig:
     return dataclasses.replace(cfg, **changes)  # type: ignore[arg-type]
 
 
+def _from_command_line(profile: Profile, ov: Overrides) -> Profile:
+    """``profile`` with the user-only options of the command line applied."""
+    changes: dict[str, object] = {}
+    if profile.kind in ("openai", "anthropic"):
+        if ov.base_url:
+            changes.update(base_url=ov.base_url, keyless=False)
+        if ov.api_key_env:
+            if profile.keyless and not ov.base_url:
+                raise InputError(
+                    None,
+                    "--api-key-env",
+                    f"profile {profile.name}'s base URL ({profile.base_url}) comes from the "
+                    "suite file, and a key goes only to a base URL you chose: add --base-url",
+                )
+            changes["api_key_env"] = ov.api_key_env
+    if profile.kind == "exec":
+        for key in ("allow_env", "allow_network", "allow_read"):
+            given: tuple[str, ...] = getattr(ov, key)
+            for item in given:
+                check_allowed(key, item, file=None, place="--" + key.replace("_", "-"))
+            if given:
+                changes[key] = tuple(dict.fromkeys([*getattr(profile, key), *given]))
+    return dataclasses.replace(profile, **changes) if changes else profile  # type: ignore[arg-type]
+
+
 def _providers(config: LiveConfig, suite: Suite, base: Path) -> dict[str, Provider]:
     fixtures = {f.id: f for f in suite.fixtures}
     return {p.name: make_provider(p, base=base, fixtures=fixtures) for p in config.profiles}
+
+
+def vouched(
+    config: LiveConfig, user: UserConfig, ov: Overrides, *, store: Path, run_id: str
+) -> LiveConfig:
+    """The stored ``config`` of a resumed run, its user-only settings checked against what the
+    user gives now (their config file, the command line): a run store is a file, and one
+    committed to a repository could carry a ``base_url`` or ``api_key_env`` (where the prompts
+    and a key go), an ``allow_*`` (what an agent reaches) or ``confine = "none"`` that the user
+    never gave. A stored user-only setting that the user does not give again refuses the
+    resume (:class:`InputError` naming the store, the run, the profile and the key, exit 2); a
+    stored ``confine = "none"`` is dropped (``auto``) unless the user gives it.
+
+    A suite's own local ``base_url`` (a server on this machine, sent no key) needs no vouching.
+    """
+    own = user.profiles
+    profiles = []
+    for stored in config.profiles:
+        local = stored.keyless and stored.base_url is not None and is_local_url(stored.base_url)
+        bare = dataclasses.replace(
+            stored,
+            base_url=stored.base_url if local else None,
+            api_key_env=None,
+            allow_env=(),
+            allow_network=(),
+            allow_read=(),
+            keyless=local,
+        )
+        mine = own.get(stored.name)
+        if mine is not None:  # a profile of the user's own: its settings, as in a new run
+            bare = dataclasses.replace(bare, **{k: getattr(mine, k) for k in TRUSTED_KEYS})
+            bare = dataclasses.replace(bare, keyless=mine.keyless)
+        given = _from_command_line(user.apply(bare), ov)
+        for key in TRUSTED_KEYS:
+            held, now = getattr(stored, key), getattr(given, key)
+            if held != now and held not in (None, ()):
+                flag = FLAGS[key].split()[0]
+                values = [held] if isinstance(held, str) else list(held)
+                again = " ".join(f"{flag} {v}" for v in values)
+                raise InputError(
+                    store,
+                    f"run {run_id}: profile {stored.name}: {key}",
+                    f"the run store holds {key} = {', '.join(values)}, which you do not give "
+                    "now; a store file may come from a repository, and only you choose where "
+                    "the prompts and keys go and what an agent reaches. To resume with it, "
+                    f"give it again: {again} (or in your own config, {user_config_path()}: "
+                    f"[live.profiles.{stored.name}] {key} = ...)",
+                )
+            if held != now:
+                raise InputError(
+                    None,
+                    FLAGS[key].split()[0],
+                    f"you give {key} to profile {stored.name} (on the command line or in your "
+                    f"config), but run {run_id} was run without it: a resumed run keeps the "
+                    "settings it was run with",
+                )
+        profiles.append(given)
+    confine = config.confine
+    if confine == "none" and ov.confine is None and user.confine != "none":
+        confine = "auto"
+    return dataclasses.replace(config, profiles=tuple(profiles), confine=confine)
 
 
 def plan_new(suite_dir: Path, ov: Overrides) -> RunPlan:
@@ -247,7 +373,13 @@ def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overri
     run = store.get_run(run_id)
     root = suite_dir if suite_dir is not None else Path(run.suite_root)
     suite = _load_suite(root, ov)
-    stored = LiveConfig.from_dict(run.config)
+    stored = vouched(
+        LiveConfig.from_dict(run.config),
+        load_user_config(),
+        ov,
+        store=store.path,
+        run_id=run_id,
+    )
     changes: dict[str, object] = {}
     for attr in (
         "concurrency",
@@ -302,11 +434,12 @@ def check_act_providers(prepared: list[Prepared], providers: dict[str, Provider]
     """Refuse (exit 2) a run that asks a provider with no tools to act a fixture out."""
     for p in prepared:
         provider = providers.get(p.planned.profile.name)
-        if p.act is not None and provider is not None and not hasattr(provider, "act"):
+        acts = getattr(provider, "can_act", hasattr(provider, "act"))
+        if p.act is not None and provider is not None and not acts:
             raise ProviderUnavailable(
                 f"profile {p.planned.profile.name} ({p.planned.profile.spec}) cannot act fixture "
                 f"{p.planned.fixture.id} out: only exec: agents run in a workspace "
-                "(and replay: replays recorded acted-out samples)"
+                "(not yet exec:pi; and replay: replays recorded acted-out samples)"
             )
 
 
@@ -329,6 +462,18 @@ def confine_acting(
         confinement = resolve(mode)
     except ConfineUnavailable as exc:
         raise ProviderUnavailable(str(exc)) from None
+    if confinement.confined:
+        import os
+        from pathlib import Path
+
+        from earnest.live.netgate import endpoints
+
+        home = Path(os.environ.get("HOME") or Path.home())
+        for name, profile in acting.items():
+            try:  # a base URL the gate cannot let through: refused before anything runs
+                endpoints(profile, os.environ, home)
+            except ValueError as exc:
+                raise ProviderUnavailable(f"profile {name}: cannot confine it: {exc}") from None
     for name in acting:
         provider = providers.get(name)
         if provider is not None and hasattr(provider, "confinement"):
@@ -381,4 +526,5 @@ __all__ = [
     "execute",
     "plan_new",
     "plan_resume",
+    "vouched",
 ]

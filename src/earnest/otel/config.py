@@ -1,17 +1,26 @@
-"""Where (and whether) earnest sends its evaluation events: ``--otel`` and the ``[otel]`` table.
+"""Where (and whether) earnest sends its evaluation events: ``--otel`` and the environment.
 
-Nothing is sent unless asked: ``--otel`` (or ``--otel-endpoint URL``) on the command line, or
-``enabled = true`` in the suite's ``[otel]`` table. The endpoint is the first of
-``--otel-endpoint``, ``[otel] endpoint``, ``OTEL_EXPORTER_OTLP_LOGS_ENDPOINT`` (the full URL,
-as the OpenTelemetry SDK reads it), ``OTEL_EXPORTER_OTLP_ENDPOINT`` plus ``/v1/logs``, and the
-OTLP/HTTP default ``http://localhost:4318/v1/logs``.
+Nothing is sent unless the user asks, and only the user picks where: ``--otel`` (or
+``--otel-endpoint URL``) on the command line, or ``EARNEST_OTEL=1`` in the user's own
+environment, turns the export on. The endpoint is the first of ``--otel-endpoint``,
+``OTEL_EXPORTER_OTLP_LOGS_ENDPOINT`` (the full URL, as the OpenTelemetry SDK reads it),
+``OTEL_EXPORTER_OTLP_ENDPOINT`` plus ``/v1/logs``, and the OTLP/HTTP default
+``http://localhost:4318/v1/logs``. So the SDK's ``OTEL_EXPORTER_OTLP_HEADERS`` (a bearer
+token, say) only ever go to an endpoint the environment or the command line chose.
+
+A suite's ``[otel]`` table comes with the repository (any pull request can edit it), so it
+may not choose a destination: its ``enabled`` and ``endpoint`` are ignored, with a warning
+(:func:`ignored_keys`); ``service_name`` and ``timeout`` still apply to an export the user
+turned on.
 
 Example:
-    >>> c = otel_config_from_table({"enabled": True, "endpoint": "http://127.0.0.1:4318"})
-    >>> resolve(c, flag=False, endpoint=None, env={}).endpoint
-    'http://127.0.0.1:4318/v1/logs'
-    >>> resolve(OtelConfig(), flag=False, endpoint=None, env={}) is None
+    >>> c = otel_config_from_table({"enabled": True, "endpoint": "http://203.0.113.9:4318"})
+    >>> resolve(c, flag=False, endpoint=None, env={}) is None  # the suite alone sends nothing
     True
+    >>> resolve(c, flag=True, endpoint=None, env={}).endpoint  # nor picks the endpoint
+    'http://localhost:4318/v1/logs'
+    >>> ignored_keys(c)
+    ('enabled', 'endpoint')
 """
 
 from __future__ import annotations
@@ -35,7 +44,8 @@ DEFAULT_SERVICE = "earnest"
 
 @dataclass(frozen=True, slots=True)
 class OtelConfig:
-    """The ``[otel]`` table as read (every field optional)."""
+    """The ``[otel]`` table as read (every field optional); ``enabled`` and ``endpoint`` are
+    read only to say they are ignored."""
 
     enabled: bool = False
     endpoint: str | None = None
@@ -95,6 +105,22 @@ def logs_url(base: str) -> str:
     return base if base.endswith(LOGS_PATH) else base + LOGS_PATH
 
 
+ENV_SWITCH = "EARNEST_OTEL"
+"""The user's environment switch: ``EARNEST_OTEL=1`` turns the export on as ``--otel`` does."""
+
+
+def ignored_keys(config: OtelConfig | None) -> tuple[str, ...]:
+    """The keys of a suite's ``[otel]`` table that are ignored: ``enabled`` and ``endpoint``
+    (a repository's file never turns the export on nor chooses where it goes)."""
+    if config is None:
+        return ()
+    return tuple(
+        key
+        for key, present in (("enabled", config.enabled), ("endpoint", config.endpoint))
+        if present
+    )
+
+
 def resolve(
     config: OtelConfig | None,
     *,
@@ -102,14 +128,16 @@ def resolve(
     endpoint: str | None,
     env: Mapping[str, str],
 ) -> OtelTarget | None:
-    """The export asked for, or ``None`` (the default: nothing leaves the machine)."""
+    """The export asked for, or ``None`` (the default: nothing leaves the machine).
+
+    ``flag`` and ``endpoint`` are the command line's; ``config`` (a suite's table) gives only
+    the service name and the timeout."""
     config = config or OtelConfig()
-    if not (flag or endpoint or config.enabled):
+    switched = env.get(ENV_SWITCH, "").strip().lower() in ("1", "true", "yes", "on")
+    if not (flag or endpoint or switched):
         return None
     if endpoint:
         url = logs_url(_check_url(endpoint, None, "--otel-endpoint"))
-    elif config.endpoint:
-        url = logs_url(config.endpoint)
     elif env.get("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"):
         url = _check_url(
             env["OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"], None, "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"
@@ -126,9 +154,11 @@ def resolve(
 
 __all__ = [
     "DEFAULT_ENDPOINT",
+    "ENV_SWITCH",
     "KEYS",
     "OtelConfig",
     "OtelTarget",
+    "ignored_keys",
     "logs_url",
     "otel_config_from_table",
     "resolve",

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from earnest.errors import InputError
+from earnest.extras import install_hint
 from earnest.otel.config import OtelTarget
 from earnest.otel.events import SCHEMA_URL, SCOPE_NAME, EvaluationEvent
 
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 BATCH = 512
 """Events per OTLP request (the SDK batch processor's default export size)."""
 
-INSTALL_HINT = "pip install 'earnest[otel]'"
+INSTALL_HINT = install_hint("otel")
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,8 @@ Known envelopes (the ``envelope`` name recorded on the result):
 ``gemini-stream``    Gemini CLI ``--output-format stream-json``: the final assistant turn of the
                      last session (``delta`` chunks are joined)
 ``codex-exec``       ``codex exec --json``: the last ``item.completed`` agent message
+``opencode-run``     ``opencode run --format json``: the text parts of the last assistant message
+                     (``{type: "text", sessionID, part: {messageID, text}}`` events)
 ``codex-rollout``    a Codex rollout file: ``task_complete.last_agent_message``, else the last
                      ``agent_message`` event or assistant ``response_item``
 ``claude-json-verbose`` Claude Code ``-p --output-format json --verbose``: a JSON *array* of
@@ -379,6 +381,9 @@ _CODEX_EXEC_EVENTS = frozenset(
     }
 )
 _CODEX_ROLLOUT_EVENTS = frozenset({"session_meta", "event_msg", "response_item", "turn_context"})
+_OPENCODE_EVENTS = frozenset(
+    {"step_start", "text", "tool_use", "step_finish", "reasoning", "error"}
+)
 
 
 def _first_line_value(text: str, exact: bool = True) -> Any:
@@ -466,6 +471,8 @@ def _read_events(events: Sequence[Mapping[str, Any]]) -> Unwrapped | None:
         return _codex_exec(events)
     if kind == "codex-rollout":
         return _codex_rollout(events)
+    if kind == "opencode-run":
+        return _opencode_run(events)
     return None
 
 
@@ -476,6 +483,12 @@ def _event_kind(events: Sequence[Mapping[str, Any]]) -> str | None:
             continue
         if t in _CODEX_ROLLOUT_EVENTS and isinstance(e.get("payload"), dict):
             return "codex-rollout"
+        if (
+            t in _OPENCODE_EVENTS
+            and "sessionID" in e
+            and (isinstance(e.get("part"), dict) or (t == "error" and "error" in e))
+        ):
+            return "opencode-run"
         if t in _CODEX_EXEC_EVENTS and (t != "error" or "message" in e):
             return "codex-exec"
         if (
@@ -570,6 +583,31 @@ def _codex_exec(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
             message = err.get("message") if isinstance(err, dict) else e.get("message")
             error = f"error: {_one_line(_str(message) or t)}"
     return _unwrapped(text, "codex-exec", error)
+
+
+def _opencode_run(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
+    """The text parts of the last assistant message that has any (earlier steps' texts,
+    written before their tool calls, are not the answer)."""
+    texts: dict[str, list[str]] = {}
+    last = ""
+    thinking: list[str] = []
+    error = None
+    for e in events:
+        part = e.get("part")
+        if e.get("type") == "error":
+            err = e.get("error")
+            data = err.get("data") if isinstance(err, dict) else None
+            message = data.get("message") if isinstance(data, dict) else None
+            name = err.get("name") if isinstance(err, dict) else None
+            error = f"error: {_one_line(_str(message) or _str(name) or 'error')}"
+        elif isinstance(part, dict) and isinstance(part.get("text"), str):
+            if e.get("type") == "reasoning":
+                thinking.append(part["text"])
+            elif e.get("type") == "text":
+                message_id = _str(part.get("messageID"))
+                texts.setdefault(message_id, []).append(part["text"])
+                last = message_id
+    return _unwrapped("\n".join(texts.get(last, [])), "opencode-run", error, "\n\n".join(thinking))
 
 
 def _codex_rollout(events: Sequence[Mapping[str, Any]]) -> Unwrapped:

@@ -87,6 +87,44 @@ def check_pressures(pressures: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(pressures))
 
 
+def _known(what: str, value: str, known: Sequence[str], flag: str) -> None:
+    """Bad input (exit 2) when ``value`` is none of ``known``, with the closest one offered."""
+    if value in known:
+        return
+    near = did_you_mean(value, known)
+    hint = f" — did you mean {near}?" if near else ""
+    shown = ", ".join(known) if known else "none"
+    raise InputError(None, flag, f"unknown {what} {value!r}{hint} (known: {shown})")
+
+
+def check_rule(suite: Suite, rule: str) -> str:
+    """The ``--rule`` value normalised (``08`` → ``8``), a rule of the doctrine or of a fixture
+    (else bad input, with a suggestion: a typo must not list "0 of N" and exit 0)."""
+    want = normalize_rule_id(rule)
+    known = sorted({*suite.rules, *(f.rule for f in suite.fixtures)}, key=_rule_order)
+    _known("rule", want, known, "--rule")
+    return want
+
+
+def check_agent(suite: Suite, agent: str) -> None:
+    """The ``--agent`` value names an agent doc (front-matter name or file stem) or a fixture's
+    agent (else bad input, with a suggestion)."""
+    if find_agent(suite, agent) is not None:
+        return
+    known = sorted(
+        {
+            *suite.agents,
+            *(d.path.stem for d in suite.agents.values()),
+            *(f.agent for f in suite.fixtures),
+        }
+    )
+    _known("agent", agent, known, "--agent")
+
+
+def _rule_order(rule: str) -> tuple[int, str]:
+    return (int(rule), "") if rule.isdigit() else (1 << 30, rule)
+
+
 def list_fixtures(
     suite: Suite,
     *,
@@ -94,11 +132,15 @@ def list_fixtures(
     agent: str | None = None,
     pressures: Sequence[str] = (),
 ) -> tuple[ListedFixture, ...]:
-    """The suite's loaded fixtures that match every filter given, in file order."""
-    want_rule = normalize_rule_id(rule) if rule is not None else None
+    """The suite's loaded fixtures that match every filter given, in file order.
+
+    Each filter is checked first: a rule, agent or pressure the suite does not have is
+    :class:`InputError` (exit 2) with did-you-mean, never an empty list."""
+    want_rule = check_rule(suite, rule) if rule is not None else None
     want_pressures = check_pressures(pressures)
     want_agent = None
     if agent is not None:
+        check_agent(suite, agent)
         doc = find_agent(suite, agent)
         want_agent = {agent} | ({doc.name, doc.path.stem} if doc is not None else set())
     out: list[ListedFixture] = []
@@ -129,4 +171,12 @@ def listing_table(rows: Sequence[ListedFixture]) -> list[str]:
     ]
 
 
-__all__ = ["ListedFixture", "check_pressures", "list_fixtures", "listed", "listing_table"]
+__all__ = [
+    "ListedFixture",
+    "check_agent",
+    "check_pressures",
+    "check_rule",
+    "list_fixtures",
+    "listed",
+    "listing_table",
+]

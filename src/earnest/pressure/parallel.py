@@ -19,6 +19,7 @@ from itertools import islice
 
 from earnest.parallel import ordered_map
 from earnest.pressure.models import Fixture, Suite
+from earnest.pressure.recorded import judge_record
 from earnest.pressure.replies import ReplyRecord
 from earnest.pressure.verdict import Judgement
 
@@ -37,8 +38,6 @@ def _setup(suite: Suite) -> None:
 
 def _judge_chunk(records: list[ReplyRecord]) -> list[Judgement]:
     assert _suite is not None, "_judge_chunk runs after _setup"
-    from earnest.pressure.score import judge_record
-
     suite = _suite
     return [judge_record(suite, _fixtures[r.fixture_id], r) for r in records]
 

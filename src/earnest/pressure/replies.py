@@ -3,7 +3,9 @@
 ``{"fixture_id": str, "response": str, "model"?: str, "arm"?: "rule"|"ablated",
 "epoch"?: int, "order"?: [choice ids in displayed order], "did"?: {commands, created, changed,
 deleted}}`` (``did``: what an acted-out sample did, :class:`~earnest.pressure.evidence.Behaviour`). Other keys are kept in ``extra``
-and otherwise ignored. Blank lines are skipped. Reading streams: one line at a time, so a
+and otherwise ignored. Blank lines are skipped, and so are the lines of void samples
+(``"void": {"kind", "error"}``: ``earnest export`` writes them to keep a crashed or timed-out
+agent's ``did``): a void has no reply to judge, so scoring and replay never see one. Reading streams: one line at a time, so a
 file of any size is read in constant memory.
 
 Every defect stops reading with :class:`~earnest.errors.InputError` naming the file, the line
@@ -115,7 +117,9 @@ def _read_stream(
             line = line[1:]
         if not line.strip():
             continue
-        yield parse_reply_line(line, name, number, fixtures, broken)
+        record = parse_reply_line(line, name, number, fixtures, broken)
+        if "void" not in record.extra:
+            yield record
 
 
 def parse_reply_line(

@@ -1,14 +1,16 @@
 """Create a small working suite that passes lint and coverage as written.
 
 The suite (``earnest.toml``, a two-rule doctrine, one agent doc, one fixture and a debt entry
-for the rule that has no fixture yet) is copied from the package's ``templates/init`` folder.
+for the rule that has no fixture yet, and ``recorded/replies.jsonl``: two example replies to
+that fixture for ``earnest score``, one passing and one failing) is copied from the package's
+``templates/init`` folder.
 Nothing is ever overwritten: if any target file exists, nothing is written at all.
 
 Example:
     >>> import tempfile
     >>> created = init_suite(Path(tempfile.mkdtemp()) / "suite")
     >>> sorted(p.name for p in created)
-    ['IMPL-R1-RETRY.json', 'doctrine.md', 'earnest.toml', 'implementer.md']
+    ['IMPL-R1-RETRY.json', 'doctrine.md', 'earnest.toml', 'implementer.md', 'replies.jsonl']
 """
 
 from __future__ import annotations

@@ -16,17 +16,61 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from earnest.pressure.evidence import EVIDENCE_FIELDS
+from earnest.pressure.evidence import GLOB_FIELDS
+from earnest.pressure.evidence_shapes import ALL_OF_FIELDS
 from earnest.pressure.fixtures import MODES, REQUIRED_FIELDS
 from earnest.pressure.models import PRESSURES
 
 _NON_EMPTY = {"type": "string", "minLength": 1, "pattern": r"\S"}
 _GLOBS = {"type": "array", "items": _NON_EMPTY}
+_STEP = {
+    "type": "string",
+    "pattern": r"^(ran|ran_ok|changed|deleted) +\S",
+    "description": 'a step: "ran GLOB", "ran_ok GLOB", "changed GLOB" or "deleted GLOB"',
+}
+_ORDER = {
+    "type": "array",
+    "minItems": 1,
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"before": _STEP, "after_last": _STEP, "then": _STEP},
+        "required": ["then"],
+        "oneOf": [{"required": ["before"]}, {"required": ["after_last"]}],
+    },
+}
+_CONTENT = {
+    "type": "array",
+    "minItems": 1,
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "text": _NON_EMPTY,
+            "file": _NON_EMPTY,
+            "commits": {"type": "boolean"},
+            "after": _NON_EMPTY,
+            "before": _NON_EMPTY,
+        },
+        "required": ["text"],
+    },
+}
 _EVIDENCE = {
     "type": "object",
     "additionalProperties": False,
-    "properties": {name: _GLOBS for name in EVIDENCE_FIELDS},
-    "description": "what taking this option leaves in the workspace (globs)",
+    "properties": {
+        **{name: _GLOBS for name in GLOB_FIELDS},
+        "all_of": {
+            "type": "object",
+            "additionalProperties": False,
+            "minProperties": 1,
+            "properties": {name: _GLOBS for name in ALL_OF_FIELDS},
+        },
+        "order": _ORDER,
+        "contains": _CONTENT,
+        "lacks": _CONTENT,
+    },
+    "description": "what taking this option leaves in the workspace (docs/suites.md)",
 }
 
 FIXTURE_SCHEMA: dict[str, Any] = {

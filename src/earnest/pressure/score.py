@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from earnest.pressure.models import VERDICTS, Fixture, Suite
+from earnest.pressure.recorded import judge_record
 from earnest.pressure.replies import ReplyRecord, read_replies
 from earnest.pressure.tally import VerdictTally
-from earnest.pressure.verdict import Judgement, judge
+from earnest.pressure.verdict import Judgement
 from earnest.shards import Shard
 
 
@@ -88,21 +89,6 @@ def fixture_index(suite: Suite) -> tuple[dict[str, Fixture], dict[str, str]]:
         if ff.fixture is None and isinstance(raw_id, str) and raw_id not in fixtures:
             broken[raw_id] = suite.rel(ff.path)
     return fixtures, broken
-
-
-def judge_record(suite: Suite, fixture: Fixture, record: ReplyRecord) -> Judgement:
-    """Judge one recorded reply under the suite's citation settings (``citation``,
-    ``citations_from_reasoning``), with what an acted-out sample did: the one call every
-    scoring path makes (in process and in ``--jobs`` workers alike)."""
-    return judge(
-        fixture,
-        suite.rules,
-        record.response,
-        record.order,
-        citation=suite.config.citation,
-        citations_from_reasoning=suite.config.citations_from_reasoning,
-        did=record.did,
-    )
 
 
 def iter_scored(

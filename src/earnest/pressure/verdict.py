@@ -237,6 +237,7 @@ def judge(
     citation: str = "required",
     citations_from_reasoning: bool = False,
     stop: StopReason | None = None,
+    template: Mapping[str, str] | None = None,
 ) -> Judgement:
     """Judge ``response`` (raw: envelopes are unwrapped here) to ``fixture``.
 
@@ -246,6 +247,9 @@ def judge(
     ``"required"`` or ``"optional"`` (:data:`CITATION_MODES`); ``citations_from_reasoning``
     lets citations (never the decision) come from the reasoning; ``stop`` is how the provider
     said the reply ended when the caller has already unwrapped it (``refusal``, ``truncated``).
+    ``template`` is the text of the fixture's workspace template (path → text, read lazily:
+    :class:`earnest.pressure.workspaces.TemplateTexts`), for content evidence on files the
+    agent left unchanged.
     """
     if citation not in CITATION_MODES:
         raise ValueError(f"citation must be one of {list(CITATION_MODES)}, not {citation!r}")
@@ -292,7 +296,9 @@ def judge(
     named = _named(letters, choices)
     chosen = choices[0] if decision.status == "choice" else None
     compliant = chosen in prep.compliant
-    action = judge_action(fixture, chosen, did) if prep.agentic else None
+    action = (
+        judge_action(fixture, chosen, did, reply=text, template=template) if prep.agentic else None
+    )
 
     citations = citations_for(rules)
     missing_strings = [

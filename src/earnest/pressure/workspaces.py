@@ -19,11 +19,16 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from earnest.pressure.models import Fixture, Suite
 
 IGNORED_DIRS = frozenset(
     {".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
@@ -92,11 +97,86 @@ def copy_workspace(template: Path, destination: Path) -> Path:
     return destination
 
 
+MAX_TEXT_BYTES = 256 * 1024
+"""Files read as text for content evidence at most this big (a bigger one reads as ``""``)."""
+
+
+def read_text_file(path: Path) -> str | None:
+    """A regular file's text for content evidence: ``None`` for a symlink, a file too big
+    (:data:`MAX_TEXT_BYTES`) or one that is not UTF-8 text."""
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_TEXT_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if b"\0" in data:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+class TemplateTexts(Mapping[str, str]):
+    """The text of a workspace template's files, path → text, each read on first use.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> d = pathlib.Path(tempfile.mkdtemp()); _ = (d / "a.md").write_text("hi")
+        >>> t = TemplateTexts(d); list(t), t["a.md"]
+        (['a.md'], 'hi')
+    """
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._files: list[str] | None = None
+        self._texts: dict[str, str] = {}
+
+    def _names(self) -> list[str]:
+        if self._files is None:
+            self._files = template_files(self._root)
+        return self._files
+
+    def __getitem__(self, path: str) -> str:
+        if path not in self._texts:
+            if path not in self._names():
+                raise KeyError(path)
+            self._texts[path] = read_text_file(self._root / path) or ""
+        return self._texts[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+
+def template_texts(suite: Suite, fixture: Fixture) -> TemplateTexts | None:
+    """The template texts of ``fixture``'s workspace; ``None`` when it has none (or it is not
+    a folder of the suite)."""
+    if fixture.workspace is None:
+        return None
+    try:
+        return _texts(resolve_workspace(suite.config.root, fixture.workspace))
+    except ValueError:
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def _texts(root: Path) -> TemplateTexts:
+    return TemplateTexts(root)
+
+
 __all__ = [
     "IGNORED_DIRS",
+    "MAX_TEXT_BYTES",
+    "TemplateTexts",
     "copy_workspace",
     "diff_snapshots",
+    "read_text_file",
     "resolve_workspace",
     "snapshot",
     "template_files",
+    "template_texts",
 ]

@@ -122,7 +122,7 @@ def trajectory_section(
     dimensions: Sequence[str] = ("default",),
     max_downgrades: int = 2,
     input_format: str | None = None,
-    strict_claims: bool = False,
+    strict_claims: bool = True,
 ) -> tuple[TrajectorySection, ReadReport]:
     """Read and score every trajectory under ``paths``; raises :class:`InputError` when none
     is readable or a dimension is unknown."""

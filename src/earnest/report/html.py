@@ -81,6 +81,10 @@ def _header(report: Report) -> str:
             ("rationalizations", "Rationalizations"),
             ("replies", "Replies"),
         ]
+    # In the order a reader needs: the summary, then what failed (replies, agent runs), then
+    # the suite's own detail (coverage, lint).
+    if report.trajectories is not None:
+        toc.append(("trajectories", "Trajectories"))
     if report.suite is not None:
         toc += [
             ("coverage", "Coverage"),
@@ -88,8 +92,6 @@ def _header(report: Report) -> str:
             ("pressures", "Pressures"),
             ("lint", "Lint"),
         ]
-    if report.trajectories is not None:
-        toc.append(("trajectories", "Trajectories"))
     meta = []
     if report.sources:
         meta.append("from " + ", ".join(f"<code>{esc(s)}</code>" for s in report.sources))
@@ -163,10 +165,10 @@ def render_html(report: Report) -> str:
         body.append(comparison_section(report.comparison))
     if report.pressure is not None:
         body.append(pressure_sections(report.pressure, report.suite))
-    if report.suite is not None:
-        body.append(suite_sections(report.suite))
     if report.trajectories is not None:
         body.append(trajectory_section(report.trajectories))
+    if report.suite is not None:
+        body.append(suite_sections(report.suite))
     body.append("</main>")
     body.append(
         '<dialog id="viewer" aria-label="reply viewer"><div class="vhead"></div>'

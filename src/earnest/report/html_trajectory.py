@@ -21,6 +21,13 @@ OUTCOME_COLORS = {
     "no_claim": VERDICT_COLORS["fail-citation"],
     "abnormal": VERDICT_COLORS["fail-hybrid"],
 }
+# The badge's words: short enough for the outcome column (the full name is the filter's value).
+OUTCOME_LABEL = {
+    "backed": "backed",
+    "completion_without_effect": "without effect",
+    "no_claim": "no claim",
+    "abnormal": "abnormal",
+}
 OUTCOME_TEXT = {
     "backed": "the final claim of completion passed the effect gate",
     "completion_without_effect": "claimed completion; the effect gate found no effect behind it",
@@ -91,7 +98,7 @@ def dimension_bars(v: TrajectoryView) -> str:
     """A small bar per dimension score, its name and value in the tooltip and for screen readers."""
     bars = "".join(
         f'<span class="dim" title="{esc(d.dimension)} {d.score:.2f}" role="img" '
-        f'aria-label="{esc(d.dimension)} {d.score:.2f}"><span class="dn">{esc(d.dimension[:4])}</span>'
+        f'aria-label="{esc(d.dimension)} {d.score:.2f}"><span class="dn">{esc(d.dimension.replace("_", " "))}</span>'
         f'<span class="db"><span class="df" style="width:{max(0.0, min(d.score, 1.0)) * 100:.0f}%">'
         "</span></span></span>"
         for d in v.scores
@@ -107,7 +114,8 @@ def _row(v: TrajectoryView, shared: bool) -> str:
         f'<td class="tname" title="{esc(v.source)} ({esc(v.id)})">{esc(name)}</td>'
         f"<td>{esc(v.format)}</td>"
         f'<td><span class="badge {esc(v.outcome)}" title="{esc(OUTCOME_TEXT.get(v.outcome, ""))}">'
-        f"{esc(v.outcome)}</span></td><td>{esc(clip(v.termination, 60))}</td>"
+        f"{esc(OUTCOME_LABEL.get(v.outcome, v.outcome))}</span></td>"
+        f"<td>{esc(clip(v.termination, 60))}</td>"
         f'<td class="num">{len(v.tool_calls)}</td><td class="num">{esc(agg)}</td>'
         f"<td>{dimension_bars(v)}</td>"
         f'<td class="why">{esc(clip(v.reason, 120))}{_flags(v)}</td>'

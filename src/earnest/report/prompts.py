@@ -1,6 +1,7 @@
 """The prompts a report shows beside its replies, rendered once and shared.
 
-Prompts come from the one renderer, :func:`earnest.pressure.prompt.render_prompt`, in the
+Prompts come from the one renderer, :func:`earnest.pressure.prompt.render_prompt` (through
+:func:`earnest.live.judging.sent_prompt`, which finds an acted-out sample's prompt too), in the
 option order the sample records. A live run stores the hash of what it sent
 (:attr:`earnest.live.judging.Rendered.prompt_hash`): when the re-rendered prompt has the same
 hash, it is exactly the prompt sent; when not, the suite changed since, and the report says so.
@@ -16,9 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from earnest.errors import InputError
-from earnest.live.judging import Rendered
+from earnest.live.judging import render_in, sent_prompt
 from earnest.pressure.models import Fixture, Suite
-from earnest.pressure.prompt import render_prompt
 from earnest.report.model import Prompt
 
 RECORDED_NOTE = (
@@ -59,17 +59,17 @@ class PromptBook:
         self, fixture: Fixture, arm: str, order: tuple[str, ...], sent_hash: str | None
     ) -> str | None:
         try:
-            p = render_prompt(
-                self.suite, fixture, arm="ablated" if arm == "ablated" else "rule", order=order
-            )
+            if sent_hash is None:
+                p = render_in(self.suite, fixture, arm=arm, order=order)
+                note = RECORDED_NOTE
+            else:
+                # An acted-out sample was sent the act instructions too (one lookup for all).
+                p, matched = sent_prompt(
+                    self.suite, fixture, arm=arm, order=order, sent_hash=sent_hash
+                )
+                note = SENT_NOTE if matched else CHANGED_NOTE
         except InputError:
             return None  # an agent doc that is gone, an order that no longer fits: nothing to show
-        if sent_hash is None:
-            note = RECORDED_NOTE
-        elif Rendered(p.system, p.user, p.order).prompt_hash == sent_hash:
-            note = SENT_NOTE
-        else:
-            note = CHANGED_NOTE
         key = f"p{len(self.prompts) + 1}"
         self.prompts[key] = Prompt(p.system, p.user, note)
         return key

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -135,7 +135,8 @@ def render_score_table(battery: Battery, console: Console) -> None:
     # Rich drops right-hand columns that do not fit: the name column gives way instead.
     others = 17 + 8 + 7 * (len(dims) + 1)
     name_width = max(12, min(name_cap(console, 46), console.width - others))
-    table.add_column("trajectory", no_wrap=True, overflow="ellipsis", max_width=name_width)
+    # A long name wraps onto more lines (fold): it is never cut, so it can be found and copied.
+    table.add_column("trajectory", overflow="fold", max_width=name_width)
     table.add_column("outcome", no_wrap=True, min_width=14)
     table.add_column("calls", justify="right", no_wrap=True, min_width=5)
     for d in dims:
@@ -143,7 +144,7 @@ def render_score_table(battery: Battery, console: Console) -> None:
     table.add_column("aggr", justify="right", no_wrap=True, min_width=4)
     for r in results:
         table.add_row(
-            _fit(_label(r), name_width),
+            _label(r),
             Text(r.termination if r.outcome == "abnormal" else _OUTCOME_LABEL[r.outcome],
                  style=_OUTCOME_STYLE[r.outcome]),
             str(r.tool_calls),
@@ -154,6 +155,8 @@ def render_score_table(battery: Battery, console: Console) -> None:
             f"{r.aggregate:.2f}" if r.scores.dimensions else "-",
         )  # fmt: skip
     console.print(table)
+    if dims:
+        console.print(Text(dimension_legend(d.value for d in dims), style="dim"))
     if any(r.terminated_abnormally for r in results):
         console.print(
             Text(
@@ -243,7 +246,7 @@ def render_replay_table(
     name_width = max(
         12, min(name_cap(console, 50), console.width - sum(len(h) + 3 for h in headers) - 21)
     )
-    table.add_column("trajectory", no_wrap=True, overflow="ellipsis", max_width=name_width)
+    table.add_column("trajectory", overflow="fold", max_width=name_width)  # wraps, never cut
     for h in headers:
         table.add_column(h, justify="right", no_wrap=True, min_width=len(h))
     table.add_column("final claim", no_wrap=True, min_width=17)
@@ -255,7 +258,7 @@ def render_replay_table(
             else ""
         )
         table.add_row(
-            _fit(_name(r.source) + suffix, name_width),
+            _name(r.source) + suffix,
             str(len(r.runs)),
             str(len(r.claims)),
             str(r.count("passed")),
@@ -324,9 +327,14 @@ def _label(r: TrajectoryResult) -> str:
     return _name(r.source) + suffix
 
 
-def _fit(label: str, width: int) -> str:
-    """Keep the end of a long label: the ``#task-...`` part tells runs of one file apart."""
-    return label if len(label) <= width else "…" + label[-(width - 1) :]
+def dimension_legend(names: Iterable[str]) -> str:
+    """The key to the table's abbreviated dimension columns.
+
+    Example:
+        >>> dimension_legend(["planning", "effect_grounding"])
+        'plan = planning, effe = effect_grounding, aggr = aggregate'
+    """
+    return ", ".join([*(f"{_SHORT[n]} = {n}" for n in names), "aggr = aggregate"])
 
 
 def _fmt(value: float | None) -> str:
@@ -347,6 +355,7 @@ def _clip(text: str, limit: int) -> str:
 
 
 __all__ = [
+    "dimension_legend",
     "render_battery_summary",
     "render_replay_table",
     "render_score_table",

@@ -8,7 +8,8 @@ it), so the two are equal, whatever the order of the files.
 
 Each record is checked before it is counted: a wrong record stops with the file, the line
 and what is wrong. A trajectory counted twice (a file given twice, overlapping shards) is
-an error too, not a silent double count.
+an error too, not a silent double count, and so are shards scored with different settings
+(each record carries its ``settings``: the dimensions, ``--strict-claims``, the gate's budget).
 
 Example:
     >>> battery = aggregate_results([])
@@ -63,6 +64,9 @@ def check_record(record: object) -> str | None:
     gate = record.get("gate")
     if not isinstance(gate, dict):
         return "'gate' must be an object"
+    settings = record.get("settings")
+    if settings is not None and not isinstance(settings, dict):
+        return "'settings' must be an object"
     for key in _GATE_KEYS:
         value = gate.get(key)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -76,11 +80,26 @@ def read_results(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 def aggregate_results(paths: Iterable[Path]) -> Battery:
-    """The battery of every record in ``paths`` (counts only; no result is kept)."""
+    """The battery of every record in ``paths`` (counts only; no result is kept). Records
+    scored with different settings (``settings``: dimensions, ``--strict-claims``, the gate's
+    budget) are not one battery: the first that differs from the first record's stops with
+    both files named."""
     battery = Battery(keep_results=False)
     seen: set[bytes] = set()
+    first: tuple[Path, int, object] | None = None
     for path in paths:
         for number, record in read_results(path):
+            settings = record.get("settings")
+            if first is None:
+                first = (path, number, settings)
+            elif settings != first[2]:
+                raise InputError(
+                    path,
+                    f"line {number}",
+                    f"scored with other settings than {first[0]} line {first[1]} "
+                    f"({_differences(settings, first[2])}): results scored differently are "
+                    "not one battery; score every shard with the same options",
+                )
             key = _key(record)
             if key in seen:
                 raise InputError(
@@ -92,6 +111,26 @@ def aggregate_results(paths: Iterable[Path]) -> Battery:
             seen.add(key)
             battery.add_record(record)
     return battery
+
+
+def _differences(here: object, there: object) -> str:
+    """What differs between two records' ``settings``, in the user's words."""
+    if not isinstance(here, dict) or not isinstance(there, dict):
+        missing = "here" if not isinstance(here, dict) else "there"
+        return f"no settings recorded {missing}: written by an earlier earnest? score again"
+    parts = []
+    for key in sorted(set(here) | set(there)):
+        if here.get(key) != there.get(key):
+            parts.append(f"{key} {_shown(here.get(key))} here, {_shown(there.get(key))} there")
+    return "; ".join(parts)
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value) or "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def _key(record: Mapping[str, Any]) -> bytes:

@@ -132,7 +132,7 @@ def score_trajectory(
     *,
     max_downgrades: int = 2,
     registry: ToolRegistry = DEFAULT_REGISTRY,
-    strict_claims: bool = False,
+    strict_claims: bool = True,
 ) -> TrajectoryResult:
     """Score ``trajectory`` on ``scorers`` (default: :func:`default_scorers`) and decide its
     outcome with a gate replay (``strict_claims``: the replayed gate checks the final
@@ -170,9 +170,21 @@ def score_trajectory(
         tool_calls=len(t.tool_calls),
         scores=score_dimensions(t, chosen),
         replay=replay,
-        claims=check_claims(t, registry) if strict_claims else None,
+        claims=_claims(t, replay, registry) if strict_claims else None,
         effect_without_request=effect_without_request(t, registry),
     )
+
+
+def _claims(
+    t: Trajectory, replay: TrajectoryReplay, registry: ToolRegistry
+) -> tuple[CheckedClaim, ...]:
+    """The final message's claims, checked once: the replayed gate checked them at the final
+    claim (against that run's calls and the conversation's earlier turns); a trajectory with
+    no final claim (it ended abnormally, or the log ended on a stop hook's block) gets
+    :func:`check_claims`."""
+    if replay.final_checks is None:
+        return check_claims(t, registry)
+    return tuple(CheckedClaim(c.claim.render(), c.verified, c.why) for c in replay.final_checks)
 
 
 SCALE = 10_000

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from earnest.errors import InputError
+from earnest.extras import install_hint
 from earnest.parallel import ordered_results
 from earnest.trajectory.parallel import BatchScore, ScoreConfig, batches, score_batch_with
 
@@ -48,7 +49,13 @@ if TYPE_CHECKING:
 DEFAULT_CONFIG = ScoreConfig(("default",), 2, None, "jsonl")
 """What ``earnest trajectory score --format jsonl`` scores: the default dimensions."""
 
-_LOCAL = re.compile(r"local(?::(\d+))?")
+_LOCAL = re.compile(r"local(?::(.*))?", re.S)
+_SCHEMES = ("tcp", "tls", "ws", "wss")
+"""The Dask comm schemes earnest connects over (``inproc`` is in-process only; ``ucx``
+needs the UCX transport, which earnest does not install)."""
+_TLS_KEYS = ("ca-file",)
+"""What Dask needs configured to open a ``tls://`` connection (its client certificate and
+key are optional, as the scheduler asks)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,17 +177,15 @@ def _connect(address: str, stack: ExitStack) -> Client:
         import distributed
     except ImportError:
         raise InputError(
-            None, "--dask", "needs dask[distributed]: pip install 'earnest[dask]'"
+            None, "--dask", f"needs dask[distributed]: {install_hint('dask')}"
         ) from None
     _silence_cluster_logs()
     local = _LOCAL.fullmatch(address.strip())
+    if local is None:
+        _check_remote(address.strip())
     try:
         if local is not None:
-            from earnest.parallel import default_jobs
-
-            workers = int(local[1]) if local[1] else default_jobs()
-            if workers < 1:
-                raise InputError(None, "--dask", f"local:N needs N >= 1, got {address!r}")
+            workers = _local_workers(address, local[1])
             cluster = stack.enter_context(
                 distributed.LocalCluster(
                     n_workers=workers,
@@ -197,6 +202,10 @@ def _connect(address: str, stack: ExitStack) -> Client:
         return client
     except InputError:
         raise
+    except TypeError as exc:  # what Dask raises for a comm it cannot set up (TLS, UCX)
+        raise InputError(
+            None, "--dask", f"cannot connect to {address!r}: {exc}; see docs/guides/dask.md"
+        ) from None
     except ValueError as exc:  # the address itself: no port, an unknown scheme
         raise InputError(
             None, "--dask", f"not a Dask scheduler address ({exc}); e.g. tcp://HOST:8786 or local"
@@ -207,6 +216,56 @@ def _connect(address: str, stack: ExitStack) -> Client:
             address,
             f"cannot reach the Dask scheduler ({exc}): is it running at that address?",
         ) from None
+
+
+def _local_workers(address: str, count: str | None) -> int:
+    """``local:N``'s N (default: the cores), capped at the cores unless the user insists."""
+    import sys
+
+    from earnest.parallel import capped_workers, default_jobs
+
+    if count is None:
+        return default_jobs()
+    if not count.isdigit() or int(count) < 1:
+        raise InputError(
+            None, "--dask", f"local:N needs N >= 1 (a whole number of workers), got {address!r}"
+        )
+    workers, note = capped_workers(int(count), "--dask local:N")
+    if note is not None:
+        print(f"earnest: {note}", file=sys.stderr)
+    return workers
+
+
+def _check_remote(address: str) -> None:
+    """The scheme of a scheduler's address is one earnest connects over; ``tls://`` and
+    ``wss://`` need Dask's TLS configuration (certificates), else bad usage, not a hang or a
+    traceback."""
+    scheme, sep, _ = address.partition("://")
+    scheme = scheme.lower() if sep else "tcp"
+    if scheme not in _SCHEMES:
+        raise InputError(
+            None,
+            "--dask",
+            f"{address!r}: unknown address scheme {scheme!r} for earnest "
+            f"(use {', '.join(s + '://' for s in _SCHEMES)} or local / local:N)",
+        )
+    if scheme not in ("tls", "wss"):
+        return
+    import dask.config
+
+    missing = [k for k in _TLS_KEYS if not dask.config.get(f"distributed.comm.tls.{k}", None)]
+    if missing:
+        names = ", ".join(
+            "DASK_DISTRIBUTED__COMM__TLS__" + k.upper().replace(".", "__").replace("-", "_")
+            for k in missing
+        )
+        raise InputError(
+            None,
+            "--dask",
+            f"{address!r} needs TLS certificates, and Dask's configuration has none for "
+            f"{', '.join(missing)}: set {names} (or distributed.comm.tls in a Dask config "
+            "file; docs/guides/dask.md)",
+        )
 
 
 def _silence_cluster_logs() -> None:

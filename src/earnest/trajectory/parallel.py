@@ -51,7 +51,7 @@ class ScoreConfig:
     max_downgrades: int
     input_format: str | None
     output: str
-    strict_claims: bool = False
+    strict_claims: bool = True
     """Check the final message's claims (:mod:`earnest.trajectory.said_did`)."""
 
 
@@ -99,6 +99,7 @@ def _score(
     files: Sequence[Path], config: ScoreConfig, scorers: Sequence[DimensionScorer]
 ) -> BatchScore:
     out = BatchScore()
+    settings = scoring_settings(config, scorers)
     for path in files:
         for trajectory in read_trajectories(path, report=out.report, format=config.input_format):
             result = score_trajectory(
@@ -108,6 +109,7 @@ def _score(
                 strict_claims=config.strict_claims,
             )
             record = result.to_dict()
+            record["settings"] = settings
             out.tally.add(record)
             if config.output in ("jsonl", "parquet"):
                 out.texts.append(json.dumps(record, ensure_ascii=False) + "\n")
@@ -116,6 +118,23 @@ def _score(
             else:
                 out.results.append(result)
     return out
+
+
+def scoring_settings(config: ScoreConfig, scorers: Sequence[DimensionScorer]) -> dict[str, object]:
+    """What decides a record's numbers besides the trajectory: the dimensions scored (resolved,
+    so ``default`` and its four names are one setting), ``--strict-claims`` and the gate's
+    budget. Each ``trajectory score`` record carries it (``settings``), so ``trajectory
+    aggregate`` refuses to merge shards scored differently.
+
+    Example:
+        >>> scoring_settings(ScoreConfig(("default",), 2, None, "jsonl"), [])
+        {'dimensions': [], 'strict_claims': True, 'max_downgrades': 2}
+    """
+    return {
+        "dimensions": sorted(str(s.dimension) for s in scorers),
+        "strict_claims": config.strict_claims,
+        "max_downgrades": config.max_downgrades,
+    }
 
 
 def json_element(record: dict[str, object]) -> str:
@@ -157,4 +176,5 @@ __all__ = [
     "json_element",
     "score_batch_with",
     "score_files",
+    "scoring_settings",
 ]

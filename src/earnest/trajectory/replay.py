@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from earnest.effects import (
     DEFAULT_REGISTRY,
@@ -51,6 +51,9 @@ from earnest.effects import (
 )
 from earnest.trajectory.model import Message, ToolCall, Trajectory
 from earnest.trajectory.text import is_stop_hook_feedback, limit_reason
+
+if TYPE_CHECKING:
+    from earnest.effects.claims import ClaimCheck
 
 ClaimOutcome = Literal["passed", "downgraded", "exhausted"]
 """``passed``: the gate let the COMPLETE stand (an effect, or a grounded answer);
@@ -144,6 +147,10 @@ class TrajectoryReplay:
     """The claim the trajectory ended on (None unless it ended normally with the agent's
     text)."""
     notes: tuple[str, ...] = field(default_factory=tuple)
+    final_checks: tuple[ClaimCheck, ...] | None = None
+    """The final message's claims as the gate checked them at the final claim
+    (``strict_claims``), verified or not; ``None`` when there was no final claim. Not in
+    :meth:`to_dict`: ``trajectory score`` reports them as its ``claims`` field."""
 
     @property
     def claims(self) -> tuple[Claim, ...]:
@@ -182,7 +189,7 @@ def replay_config(
     *,
     max_downgrades: int = 2,
     registry: ToolRegistry = DEFAULT_REGISTRY,
-    strict_claims: bool = False,
+    strict_claims: bool = True,
 ) -> EffectGateConfig:
     """The gate configuration replay uses: enabled, no artifact verification
     (``strict_claims``: the final message's claims are checked too)."""
@@ -198,7 +205,8 @@ def replay_config(
 class _RunState:
     """The run being replayed: its gate, calls not yet recorded, and the agent's last text."""
 
-    __slots__ = ("calls", "claims", "gate", "index", "last", "open", "pending", "request", "text")
+    __slots__ = ("calls", "checks", "claims", "gate", "index", "last", "open", "pending",
+                 "request", "text")  # fmt: skip
 
     def __init__(self, gate: EffectGate, index: int, request: str | None) -> None:
         self.gate = gate
@@ -207,10 +215,13 @@ class _RunState:
         self.calls = 0
         self.pending: list[ToolCall] = []
         self.claims: list[Claim] = []
+        self.checks: tuple[ClaimCheck, ...] = ()  # the claim checks of the latest claim
         self.text = ""
         self.open = False  # the agent's text is its latest act: a stop here is a claim
         self.last = "start"  # the kind of the latest main-chain event
-        gate.reset()
+        # A trajectory is one conversation: a later run is its next user turn, and what the
+        # earlier runs changed still backs a claimed action or a summary of their work.
+        gate.reset(keep_conversation=index > 0)
 
     @property
     def started(self) -> bool:
@@ -233,6 +244,7 @@ class _RunState:
         self.flush()
         done = EvaluationResult(EvaluationDecision.COMPLETE, 1.0)
         verdict = self.gate.apply(done, content=content, request=self.request)
+        self.checks = self.gate.claim_checks
         info = verdict.metadata.get("effect_gate")
         info = info if isinstance(info, dict) else {}
         expected = str(info.get("expected_effect_class", ""))
@@ -271,7 +283,7 @@ def replay_trajectory(
     *,
     max_downgrades: int = 2,
     registry: ToolRegistry = DEFAULT_REGISTRY,
-    strict_claims: bool = False,
+    strict_claims: bool = True,
 ) -> TrajectoryReplay:
     """Replay the effect gate over ``trajectory`` (see the module docstring)."""
     config = replay_config(
@@ -298,7 +310,7 @@ def replay_trajectory(
         return TrajectoryReplay(
             t.id, t.source, t.format, t.termination.reason,
             (RunReplay(0, t.user_request, end, state.calls, claims),),
-            False, final_claim, tuple(notes),
+            False, final_claim, tuple(notes), state.checks if claims else None,
         )  # fmt: skip
 
     state = _RunState(gate, 0, None)
@@ -345,6 +357,7 @@ def replay_trajectory(
     return TrajectoryReplay(
         t.id, t.source, t.format, t.termination.reason, tuple(runs), True, final_claim,
         tuple(notes),
+        state.checks if final_claim is not None and final_claim.place == "end_of_run" else None,
     )  # fmt: skip
 
 
@@ -505,6 +518,8 @@ def _satisfied_text(satisfied: Any) -> str:
         return ""
     if "grounding" in satisfied:
         return f"grounded claim ({satisfied['grounding']})"
+    if "earlier_turns" in satisfied:
+        return f"backed by earlier turns ({satisfied['earlier_turns']} state-changing call(s))"
     effect = satisfied.get("effect")
     if isinstance(effect, dict):
         what = str(effect.get("kind", "effect"))

@@ -258,8 +258,26 @@ Example:
 
 def is_stop_hook_feedback(text: str) -> bool:
     """True for the user line a blocking stop hook leaves: the agent had stopped (claimed
-    it was done) and was sent back to work."""
-    return text.lstrip().startswith(STOP_HOOK_PREFIXES)
+    it was done) and was sent back to work.
+
+    Claude Code 2.1.33x sends the model the reason inside a system reminder, after a preamble
+    of its own: a line of it starts ``Stop hook feedback:``.
+
+    Example:
+        >>> is_stop_hook_feedback("<system-reminder>\\nA hook said:\\nStop hook feedback:\\nx")
+        True
+        >>> is_stop_hook_feedback("<system-reminder>\\nToday's date is 2026-12-07.")
+        False
+    """
+    stripped = text.lstrip()
+    if stripped.startswith(STOP_HOOK_PREFIXES):
+        return True
+    return stripped.startswith("<system-reminder>") and any(
+        line.lstrip().startswith(_CLAUDE_FEEDBACK) for line in stripped.splitlines()
+    )
+
+
+_CLAUDE_FEEDBACK = STOP_HOOK_PREFIXES[0]
 
 
 def limit_reason(text: str) -> Literal["usage_limit", "api_error"]:

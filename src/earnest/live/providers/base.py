@@ -94,9 +94,22 @@ class ProviderError(Exception):
         self.refused = refused
         """The connection was refused: nothing listens there, no request reached a server."""
         self.attempts = 1
+        self.did: Behaviour | None = None
+        """What an acting agent did before it failed (crashed, timed out): kept with the
+        void sample, never judged."""
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.message}"
+
+
+def seconds_text(seconds: float) -> str:
+    """A time limit as people write it: ``8`` for 8 or 7.99999, ``0.5`` for 0.5.
+
+    Example:
+        >>> seconds_text(7.99999), seconds_text(0.5), seconds_text(120.0)
+        ('8', '0.5', '120')
+    """
+    return f"{round(seconds, 1):g}"
 
 
 class ProviderUnavailable(Exception):
@@ -132,4 +145,5 @@ __all__ = [
     "ProviderUnavailable",
     "SampleKey",
     "StopReason",
+    "seconds_text",
 ]

@@ -22,8 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from earnest.live.profiles import Profile
-from earnest.live.providers.base import ProviderError, ProviderReply, ProviderUnavailable
+from earnest.live.providers.base import ProviderError, ProviderReply
 
 BatchState = Literal["in_progress", "ended"]
 
@@ -107,23 +106,6 @@ class BatchClient(Protocol):
     async def aclose(self) -> None: ...
 
 
-def make_batch_client(profile: Profile) -> BatchClient:
-    """The batch client of an ``openai:`` or ``anthropic:`` profile (its SDK imported now);
-    :class:`ProviderUnavailable` for any other kind."""
-    if profile.kind == "openai":
-        from earnest.live.providers.openai_batch import OpenAIBatchClient
-
-        return OpenAIBatchClient(profile)
-    if profile.kind == "anthropic":
-        from earnest.live.providers.anthropic_batch import AnthropicBatchClient
-
-        return AnthropicBatchClient(profile)
-    raise ProviderUnavailable(
-        f"profile {profile.name} ({profile.spec}): --batch sends samples through the OpenAI "
-        "Batch API or Anthropic Message Batches; only openai: and anthropic: profiles have one"
-    )
-
-
 __all__ = [
     "BatchClient",
     "BatchRequest",
@@ -132,5 +114,4 @@ __all__ = [
     "BatchStatus",
     "Outcome",
     "Submitted",
-    "make_batch_client",
 ]

@@ -11,14 +11,26 @@ Presets (the model flag is always passed, so a model swap measures the model und
   ``GEMINI_CLI_TRUST_WORKSPACE=true``: Gemini CLI 0.6x refuses to run in an untrusted folder
   (exit 55), and every child runs in a fresh temporary one (the environment variable, not
   ``--skip-trust``, because older versions reject a flag they do not know);
+- ``exec:pi:MODEL`` → ``pi -p --offline --model MODEL --system-prompt DOC --tools
+  read,grep,find,ls --no-session --no-extensions --no-skills --no-prompt-templates --no-context-files PROMPT``
+  (Pi, ``@mariozechner/pi-coding-agent``; ``MODEL`` as Pi names it, ``provider/id`` for a
+  custom provider of ``~/.pi/agent/models.json``): the final text on stdout, nothing of the
+  caller's extensions, skills or ``AGENTS.md`` loaded. Complete mode only for now;
+- ``exec:opencode:MODEL`` → ``opencode run --model MODEL --format json MESSAGE``, the agent doc
+  and the fixture prompt together as the message (opencode has no system-prompt flag), with
+  ``PWD`` set to the child's folder (opencode takes its project from ``$PWD``, not from the
+  working folder); ``MODEL`` is opencode's ``provider/model``;
 - ``exec:cmd:COMMAND`` (or a profile with ``command = [...]``) → any command; ``{model}`` and
   ``{system_file}`` in its arguments are replaced; stdin carries the fixture prompt (``stdin =
   "user"``) or agent doc + prompt (``"combined"``, the default unless ``{system_file}`` is used).
 
 Every child runs from an argv list (never a shell) in a fresh empty temporary directory (so no
 project settings or hooks are picked up from the caller's folder), in its own process group
-(killed as a whole on timeout or cancellation), with ``EARNEST_HOOK_DISABLE=1`` in its
-environment: ``earnest hook`` allows the stop at once when it sees that variable, so a child run
+(killed as a whole when the child exits, on timeout or cancellation: nothing it started in
+the background outlives its sample), with an allow-list environment (what any program needs,
+the preset's own key and settings, what the user granted: :mod:`earnest.live.agentenv`; never
+the user's whole environment, since a suite file may name the command) and
+``EARNEST_HOOK_DISABLE=1`` in it: ``earnest hook`` allows the stop at once when it sees that variable, so a child run
 never fires the user's own earnest stop hook. The reply is unwrapped from the CLI's JSON envelope
 (``earnest.pressure.envelopes``) before it is scored; stdout is kept verbatim as the raw reply.
 A failed child's error text is stored without ANSI colour codes (:func:`plain_text`).
@@ -45,6 +57,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from earnest.live.agentenv import complete_env
 from earnest.live.confine import Confinement
 from earnest.live.profiles import Profile
 from earnest.live.providers.base import (
@@ -52,7 +65,9 @@ from earnest.live.providers.base import (
     ProviderReply,
     ProviderUnavailable,
     SampleKey,
+    seconds_text,
 )
+from earnest.pressure.evidence import Behaviour
 from earnest.safejson import loads as safe_loads
 
 HOOK_DISABLE_ENV = "EARNEST_HOOK_DISABLE"
@@ -96,6 +111,9 @@ ACT_FLAGS: dict[str, list[str]] = {
     # refuse paths outside the workspace; the shell is confined only by its own sandbox, when
     # configured (GEMINI_SANDBOX).
     "gemini": ["--output-format", "stream-json", "--approval-mode", "yolo"],
+    # opencode: `run` already allows edits and shell in its project folder (its default
+    # permissions); its session database under the child's HOME is read for the calls.
+    "opencode": [],
 }  # fmt: skip
 """What each preset adds (or replaces) to act a fixture out in the workspace copy."""
 
@@ -117,6 +135,21 @@ def build_act_argv(profile: Profile, system: str, system_file: str) -> list[str]
         del argv[at : at + 2]
         return argv[:-1] + ACT_FLAGS["gemini"] + argv[-1:]
     return argv
+
+
+PI_ISOLATION = (
+    "--tools",
+    "read,grep,find,ls",
+    "--no-session",
+    "--no-extensions",
+    "--no-skills",
+    "--no-prompt-templates",
+    "--no-context-files",
+)
+"""What ``exec:pi`` turns off: the reply is the model's answer to the agent doc and the
+fixture, not shaped by the caller's Pi setup (and no session file is left behind). Pi asks no
+permission before a tool runs, so only its read-only tools are offered (``bash``, ``edit``,
+``write`` are not): a completion must not change anything."""
 
 
 def build_argv(profile: Profile, system: str, system_file: str) -> list[str]:
@@ -149,6 +182,21 @@ def build_argv(profile: Profile, system: str, system_file: str) -> list[str]:
     if preset == "gemini":
         # The prompt itself is appended by the caller (it goes in --prompt).
         return ["gemini", "--model", profile.model, "--output-format", "json", "--prompt"]
+    if preset == "pi":
+        # The prompt itself is appended by the caller, as for Gemini.
+        return [
+            "pi",
+            "-p",
+            "--offline",
+            "--model",
+            profile.model,
+            "--system-prompt",
+            system,
+            *PI_ISOLATION,
+        ]
+    if preset == "opencode":
+        # The message (agent doc and prompt) is appended by the caller.
+        return ["opencode", "run", "--model", profile.model, "--format", "json"]
     if preset == "cmd":
         return [
             a.replace("{model}", profile.model).replace("{system_file}", system_file)
@@ -175,9 +223,9 @@ def resolve_program(program: str, base: Path) -> str:
 
 
 def stdin_mode(profile: Profile) -> str:
-    if profile.preset == "codex":
+    if profile.preset in ("codex", "opencode"):
         return "combined"
-    if profile.preset in ("claude", "gemini"):
+    if profile.preset in ("claude", "gemini", "pi"):
         return "user"
     if profile.stdin is not None:
         return profile.stdin
@@ -203,6 +251,9 @@ class ExecProvider:
                 profile, command=tuple(a.replace("{suite}", root) for a in profile.command)
             )
         self._profile = profile
+        self.can_act = profile.preset != "pi"
+        """Whether :meth:`act` can run this preset in a workspace (``exec:pi`` completes only)."""
+        self._roots = tuple(p for p in (base, Path.cwd()) if p is not None)
         self.confinement: Confinement | None = None
         """How :meth:`act` starts the child (:mod:`earnest.live.confine`); set by the run
         plan, resolved as ``"auto"`` when nobody set it."""
@@ -238,6 +289,12 @@ class ExecProvider:
             argv[0] = self._program
             stdin_text = self._stdin(argv, system, user)
             env = self._env(system_file)
+            # A temporary folder of the child's own, removed with its working folder.
+            private_tmp = Path(workdir) / "tmp"
+            private_tmp.mkdir()
+            env.update(TMPDIR=str(private_tmp), TMP=str(private_tmp), TEMP=str(private_tmp))
+            if self._profile.preset == "opencode":
+                env["PWD"] = workdir  # opencode's project is $PWD, not its working folder
             started = time.perf_counter()
             stdout, stderr, code = await run_child(
                 argv, stdin_text, cwd=workdir, env=env, timeout=timeout
@@ -261,9 +318,13 @@ class ExecProvider:
         what it did (:func:`earnest.live.act.behaviour`: its trajectory's commands and the
         copy's diff against the template)."""
         from earnest.live.act import behaviour
+        from earnest.live.act_git import git_start
+        from earnest.live.act_steps import Reach, watched_roots
         from earnest.live.act_transcripts import transcript_file
-        from earnest.live.confine import STATE_FILES, bwrap_argv, state_paths
         from earnest.live.confine import resolve as resolve_confinement
+        from earnest.live.confine import state_paths
+        from earnest.live.netgate import Gate
+        from earnest.live.sandbox import prepare
         from earnest.pressure.workspaces import copy_workspace, snapshot
 
         with tempfile.TemporaryDirectory(prefix="earnest-act-") as workdir:
@@ -271,61 +332,97 @@ class ExecProvider:
             folder = Path(workdir)
             workspace = copy_workspace(template, folder / "workspace")
             before = snapshot(workspace)
+            git = git_start(workspace)
             system_file = folder / SYSTEM_FILE_NAME
             system_file.write_text(system, encoding="utf-8")
             argv = build_act_argv(self._profile, system, str(system_file))
             # Resolved from the folder earnest was run from: the child runs in the copy.
             argv[0] = self._program
             stdin_text = self._stdin(argv, system, user)
-            env = self._env(system_file)
-            env["EARNEST_WORKSPACE"] = str(workspace)
+            own = self._own_env(system_file)
+            own["EARNEST_WORKSPACE"] = str(workspace)
+            if self._profile.preset == "opencode":
+                own["PWD"] = str(workspace)  # opencode's project is $PWD
+                # A session database of the sample's own: only this run's calls are read back.
+                own["OPENCODE_DB"] = str(folder / "tmp" / "opencode.db")
             # A temporary folder of the sample's own, beside the copy and removed with it:
             # the agent's tools (pytest's tmp_path, shell here-documents) need one, and a
             # sandbox that confines writes to the copy keeps this one open (codex).
-            private_tmp = folder / "tmp"
-            private_tmp.mkdir()
-            env.update(TMPDIR=str(private_tmp), TMP=str(private_tmp), TEMP=str(private_tmp))
-            home = Path(env.get("HOME") or Path.home())
+            (folder / "tmp").mkdir()
             confinement = self.confinement or resolve_confinement("auto")
-            started_argv = argv
-            if confinement.confined:
-                # Writable: the copy, the sample's TMPDIR and the CLI's own state (made now if
-                # missing, as the CLI would: a bind needs an existing folder).
-                state = state_paths(self._profile.preset or "", home, env)
-                for path in state:
-                    if path.name not in STATE_FILES:
-                        path.mkdir(parents=True, exist_ok=True)
-                started_argv = bwrap_argv(
-                    confinement.program, argv, workspace, [workspace, private_tmp, *state]
-                )
-            started = time.perf_counter()
-            stdout, stderr, code = await run_child(
-                started_argv, stdin_text, cwd=str(workspace), env=env, timeout=timeout
+            # The allow-list environment, a HOME of its own, no host sockets, only the model
+            # endpoint (earnest.live.sandbox); unconfined: the allow-list environment only.
+            try:
+                start = prepare(self._profile, argv, confinement, folder, own, roots=self._roots)
+            except (OSError, ValueError) as exc:
+                raise ProviderError(
+                    f"cannot confine {self._profile.name}: {exc}", kind="process"
+                ) from None
+            state = state_paths(self._profile.preset or "", start.home, start.env)
+            reach = Reach(
+                workspace,
+                allowed=(folder / "tmp", folder / "home", system_file, *state),
+                home=start.home,
+                watched=watched_roots(Path.home(), start.home, Path.cwd()),
             )
+
+            def did_now(out: str) -> Behaviour:
+                did = behaviour(
+                    out,
+                    folder,
+                    before,
+                    workspace,
+                    transcript_file(self._profile.preset or "", out, start.home, start.env),
+                    reach=reach,
+                    git=git,
+                )
+                return replace(did, confined=confinement.mode)
+
+            started = time.perf_counter()
+            try:
+                async with Gate(start.gate, start.ends):
+                    stdout, stderr, code = await run_child(
+                        start.argv,
+                        stdin_text,
+                        cwd=str(workspace),
+                        env=start.env,
+                        timeout=timeout,
+                        label=f"the agent {Path(argv[0]).name} (profile {self._profile.name})",
+                    )
+            except ProviderError as exc:
+                # Crashed or timed out: what it did so far stays with the void sample.
+                exc.did = did_now(exc.raw)
+                raise
             latency = time.perf_counter() - started
             out = stdout.decode("utf-8", errors="replace")
-            did = behaviour(
-                out,
-                folder,
-                before,
-                workspace,
-                transcript_file(self._profile.preset or "", out, home),
-            )
-            did = replace(did, confined=confinement.mode)
+            did = did_now(out)
         if code != 0:
-            raise _exited(argv[0], code, out, stderr)
+            error = _exited(argv[0], code, out, stderr)
+            error.did = did
+            raise error
         return replace(reply_from_stdout(out, latency), did=did)
 
     def _stdin(self, argv: list[str], system: str, user: str) -> str:
         """What the child reads on standard input; Gemini CLI takes the prompt as its last
         argument instead (appended to ``argv``)."""
-        if self._profile.preset == "gemini":
+        if self._profile.preset in ("gemini", "pi"):
             argv.append(user)
+            return ""
+        if self._profile.preset == "opencode":
+            argv.append(combine(system, user))
             return ""
         return user if stdin_mode(self._profile) == "user" else combine(system, user)
 
     def _env(self, system_file: Path) -> dict[str, str]:
-        env = dict(os.environ)
+        """A completing child's environment: the allow-list of
+        :func:`earnest.live.agentenv.complete_env`, never the user's whole environment (the
+        command may come from a suite file, and so from any pull request)."""
+        return complete_env(self._profile, self._own_env(system_file))
+
+    def _own_env(self, system_file: Path) -> dict[str, str]:
+        """What earnest sets in a child's environment (on top of the user's, or of the
+        allow-list of an acting child: :mod:`earnest.live.agentenv`)."""
+        env: dict[str, str] = {}
         env[HOOK_DISABLE_ENV] = "1"
         env["EARNEST_SYSTEM_FILE"] = str(system_file)
         env["EARNEST_MODEL"] = self.model
@@ -399,9 +496,20 @@ def _envelope_usage(stdout: str) -> tuple[float | None, int | None, int | None]:
 
 
 async def run_child(
-    argv: list[str], stdin_text: str, *, cwd: str, env: Mapping[str, str], timeout: float
+    argv: list[str],
+    stdin_text: str,
+    *,
+    cwd: str,
+    env: Mapping[str, str],
+    timeout: float,
+    label: str | None = None,
 ) -> tuple[bytes, bytes, int]:
-    """Run ``argv`` in its own process group; kill the whole group on timeout or cancellation."""
+    """Run ``argv`` in its own process group; kill the whole group when the child exits (what
+    it started in the background ends with its sample), on timeout or on cancellation.
+
+    ``label`` names the child in the timeout's message (default: the program's name); a
+    confined agent is started by ``bwrap``, and the message should name the agent. What the
+    child wrote before it was killed is kept in the error's ``raw``."""
     try:
         proc = await asyncio.create_subprocess_exec(
             *argv,
@@ -414,21 +522,71 @@ async def run_child(
         )
     except OSError as exc:
         raise ProviderError(f"cannot start {argv[0]!r}: {exc.strerror}", kind="process") from None
+    chunks: list[bytes] = []
+    talk = asyncio.ensure_future(_collect(proc, stdin_text, chunks))
     try:
-        stdout, stderr = await asyncio.wait_for(
-            proc.communicate(stdin_text.encode("utf-8")), timeout
-        )
+        await asyncio.wait_for(asyncio.shield(proc.wait()), timeout)
     except TimeoutError:
         await _kill_group(proc)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(talk), 5)
+        await _settle(talk)
         raise ProviderError(
-            f"{Path(argv[0]).name} gave no reply within {timeout:g}s (process group killed)",
+            f"{label or Path(argv[0]).name} gave no reply within {seconds_text(timeout)}s "
+            "(process group killed)",
             kind="timeout",
             retryable=True,
+            raw=b"".join(chunks).decode("utf-8", errors="replace"),
         ) from None
     except BaseException:
         await _kill_group(proc)
+        await _settle(talk)
         raise
+    # The child is done: whatever it left running in its group (a server, a `sleep 5 &&
+    # write` in the background) goes with it, and cannot hold its output open.
+    await _kill_group(proc)
+    try:
+        stdout, stderr = await asyncio.wait_for(talk, 30)
+    except TimeoutError:  # a grandchild that left the group still holds a pipe open
+        talk.cancel()
+        stdout, stderr = b"".join(chunks), b""
     return stdout, stderr, proc.returncode if proc.returncode is not None else -1
+
+
+async def _collect(
+    proc: asyncio.subprocess.Process, stdin_text: str, chunks: list[bytes]
+) -> tuple[bytes, bytes]:
+    """``communicate``, keeping stdout in ``chunks`` as it arrives (a timed-out child's
+    partial output is what it did so far)."""
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+
+    async def feed() -> None:
+        assert proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            proc.stdin.write(stdin_text.encode("utf-8"))
+            await proc.stdin.drain()
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            proc.stdin.close()
+
+    async def drain_out() -> bytes:
+        assert proc.stdout is not None
+        while block := await proc.stdout.read(1 << 16):
+            chunks.append(block)
+        return b"".join(chunks)
+
+    async def drain_err() -> bytes:
+        assert proc.stderr is not None
+        return await proc.stderr.read()
+
+    _, out, err = await asyncio.gather(feed(), drain_out(), drain_err())
+    await proc.wait()
+    return out, err
+
+
+async def _settle(task: asyncio.Future[tuple[bytes, bytes]]) -> None:
+    task.cancel()
+    with contextlib.suppress(BaseException):
+        await task
 
 
 async def _kill_group(proc: asyncio.subprocess.Process) -> None:

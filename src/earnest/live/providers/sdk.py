@@ -18,6 +18,7 @@ import os
 from types import ModuleType
 from typing import Any
 
+from earnest.extras import install_hint
 from earnest.live.profiles import Profile
 from earnest.live.providers.base import ProviderError, ProviderUnavailable
 from earnest.live.retry import parse_retry_after
@@ -31,13 +32,17 @@ def missing_sdk(profile: Profile, package: str) -> ProviderUnavailable:
     """The provider's SDK is not installed: say which extra brings it."""
     return ProviderUnavailable(
         f"profile {profile.name}: the {package} provider needs the {package} package: "
-        f"pip install 'earnest[{package}]' (from a checkout: pip install -e '.[{package}]')"
+        f"{install_hint(package)}"
     )
 
 
 def api_key(profile: Profile, default_env: str, hint: str = "") -> str:
     """The key from the profile's environment variable (``default_env`` unless it names
-    one); a local server (``base_url`` set) gets :data:`LOCAL_API_KEY` when it is unset."""
+    one); a local server (``base_url`` set) gets :data:`LOCAL_API_KEY` when it is unset, and
+    so does a ``keyless`` profile always: its base URL comes from the suite file, and no key
+    goes to a place a repository chose (:data:`earnest.live.profiles.TRUSTED_KEYS`)."""
+    if profile.keyless:
+        return LOCAL_API_KEY
     env_name = profile.api_key_env or default_env
     key = os.environ.get(env_name)
     if key:

@@ -39,11 +39,11 @@
 
   function apply() {
     var rows = document.querySelectorAll("tr.item, tr.sditem");
-    var shown = 0;
+    var shown = 0, total = 0;  // samples: a said-versus-did row (tr.sditem) is not another one
     rows.forEach(function (r) {
       var ok = matches(r);
       r.classList.toggle("hidden", !ok);
-      if (ok && r.classList.contains("item")) { shown++; }
+      if (r.classList.contains("item")) { total++; if (ok) { shown++; } }
     });
     document.querySelectorAll("[data-filter-scope] [data-fixture]:not(.item):not(.sditem), [data-filter-scope] [data-profile]:not(.item):not(.sditem)")
       .forEach(function (n) {
@@ -60,7 +60,7 @@
       s.classList.toggle("dim", !verdictMatches(s.getAttribute("data-verdict"), filters.verdict));
     });
     var count = document.getElementById("filter-count");
-    if (count) { count.textContent = "showing " + shown + " of " + rows.length; }
+    if (count) { count.textContent = "showing " + shown + " of " + total; }
     KEYS.forEach(function (k) {
       var s = document.getElementById("filter-" + k);
       if (s && s.value !== filters[k]) { s.value = filters[k]; }

@@ -13,6 +13,20 @@ Claude Code 2.1.x keeps a subagent's own calls in ``<session>/subagents/agent-<i
 beside the main transcript, which holds only the Agent (Task) call; its ``toolUseResult``
 names the subagent (``agentId``). When that file exists it is read in at that point, as
 the subagent's sidechain, so the work a subagent did is part of the run that asked for it.
+Since 2.1.33x subagents run in the background: the Agent call returns at once
+(``{"isAsync": true, "status": "async_launched", "agentId": ...}``) and the subagent writes
+its file while the main agent goes on. The session remembers how far it read each subagent's
+file, and each read (:func:`read_claude_code_from`, :func:`read`) ends by reading what the
+subagents appended since, whole lines only: a stop hook that resumes the saved session counts
+the delegated work once it is there.
+
+Record types read deliberately, not warned about: 2.1.33x adds ``attachment`` (context shown to
+the model: environment, date, listings, a hook's rendered error), ``last-prompt``,
+``atis-latch``, ``api-request-shape``, ``api-request-blob`` and ``api-request`` (copies of what
+was sent to the API: the large ones are passed over before parsing), ``tools-used`` and
+``cost-state`` (running totals; the cost goes to ``metadata["cost_state_usd"]``) and
+``system``/``stop_hook_summary`` (the hook runs of a stop; the block itself is the
+``Stop hook feedback:`` user line).
 
 For the stop hook: :func:`read_claude_code_from` reads from a byte offset and returns the
 new offset; :func:`read_claude_run` returns only the current run (since the last prompt).
@@ -65,9 +79,30 @@ _SKIP_MARKERS = (
     b'"type":"progress"',
     b'"type":"file-history-snapshot"',
     b'"type":"queue-operation"',
+    # Claude Code 2.1.33x: copies of each API request (the system prompt, every block sent)
+    # and the context attached to the conversation: the largest lines, needed by no one.
+    b'"type":"api-request-blob"',
+    b'"type":"api-request-shape"',
+    b'"type":"api-request"',
+    b'"type":"attachment"',
 )
 _QUIET_TYPES = frozenset(
-    {"progress", "file-history-snapshot", "queue-operation", "custom-title", "tag", "agent-name"}
+    {
+        "progress",
+        "file-history-snapshot",
+        "queue-operation",
+        "custom-title",
+        "tag",
+        "agent-name",
+        # Claude Code 2.1.33x (see the module docstring)
+        "attachment",
+        "last-prompt",
+        "atis-latch",
+        "api-request-shape",
+        "api-request-blob",
+        "api-request",
+        "tools-used",
+    }
 )
 _EXIT_CODE = re.compile(r"Exit code (-?\d+)")
 _AGENT_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")  # an agentId names a file: nothing else passes
@@ -202,6 +237,10 @@ class ClaudeCodeSession:
     continues_earlier = False
     """True once a line continued a message from before the first line read (see
     :meth:`preload_turns`): this session's run may differ from a full read's."""
+    final_at = -1
+    """Byte offset of the line that holds the newest main-thread assistant text (-1: none
+    read): a stop hook tells a final message written since its previous call from an
+    identical one it already judged."""
 
     def __init__(
         self,
@@ -237,7 +276,8 @@ class ClaudeCodeSession:
         self._compactions = 0
         self._models: list[str] = []
         self._after_command = False
-        self._subagents_read: set[str] = set()
+        # agentId -> (bytes, lines) of its file read so far (the file may not exist yet)
+        self._subagents_read: dict[str, tuple[int, int]] = {}
         self._in_subagent = False
 
     # -- feeding -----------------------------------------------------------------------
@@ -274,6 +314,10 @@ class ClaudeCodeSession:
             self.builder.metadata["summaries"] = self.builder.metadata.get("summaries", 0) + 1
         elif kind in _QUIET_TYPES:
             return
+        elif kind == "cost-state":
+            cost = obj.get("totalCostUSD")
+            if isinstance(cost, int | float) and not isinstance(cost, bool):
+                self.builder.metadata["cost_state_usd"] = cost
         elif kind is None and obj.get("role") == "system" and "result" in obj:
             apply_result(self.builder, obj)
         else:
@@ -328,6 +372,8 @@ class ClaudeCodeSession:
                     if key not in seen:
                         seen.add(key)
                         self.builder.message("assistant", text, sidechain=side, timestamp=timestamp)
+                        if not side and self._line_start is not None:
+                            self.final_at = self._line_start
             elif btype == "tool_use":
                 tid = block.get("id")
                 name = str(block.get("name") or "unknown")
@@ -501,40 +547,82 @@ class ClaudeCodeSession:
 
     def subagent_path(self, agent_id: str) -> Path | None:
         """Where Claude Code 2.1.x keeps the subagent ``agent_id``'s transcript, if there."""
+        path = self._subagent_file(agent_id)
+        return path if path is not None and path.is_file() else None
+
+    def _subagent_file(self, agent_id: str) -> Path | None:
         if self.stream or not _AGENT_ID.fullmatch(agent_id):
             return None
         source = Path(self.source)
-        path = source.parent / source.stem / "subagents" / f"agent-{agent_id}.jsonl"
-        return path if path.is_file() else None
+        return source.parent / source.stem / "subagents" / f"agent-{agent_id}.jsonl"
 
     def _read_subagent(self, agent_id: str) -> None:
-        """Read a subagent's own transcript in, as sidechain records, once per subagent."""
+        """Start reading a subagent's own transcript in, as sidechain records.
+
+        A subagent that runs in the background may not have written its file yet: it is
+        remembered, and :meth:`refresh_subagents` reads what it appends.
+        """
         if self._in_subagent or agent_id in self._subagents_read:
             return
-        path = self.subagent_path(agent_id)
+        if self._subagent_file(agent_id) is None:
+            return
+        self._subagents_read[agent_id] = (0, 0)
+        self._read_subagent_from(agent_id, final=False)
+
+    def refresh_subagents(self, *, final: bool = False) -> None:
+        """Read what each subagent's file gained since it was last read (whole lines only).
+
+        Example:
+            >>> ClaudeCodeSession("s.jsonl").refresh_subagents()  # no subagent: nothing to do
+        """
+        for agent_id in list(self._subagents_read):
+            self._read_subagent_from(agent_id, final=final)
+
+    def _read_subagent_from(self, agent_id: str, *, final: bool) -> None:
+        path = self._subagent_file(agent_id)
+        done, number = self._subagents_read.get(agent_id, (0, 0))
         if path is None:
             return
-        self._subagents_read.add(agent_id)
         try:
-            if path.stat().st_size > MAX_SUBAGENT_BYTES:
-                self.report.warn(str(path), None, "subagent transcript too large; not read")
-                return
+            size = path.stat().st_size
+        except OSError:
+            return  # not written yet (a background subagent): read when it is there
+        if size == done:
+            return
+        if size < done:
+            self.report.warn(str(path), None, "subagent transcript shrank; not read again")
+            self._subagents_read[agent_id] = (size, number)
+            return
+        if size > MAX_SUBAGENT_BYTES:
+            self.report.warn(str(path), None, "subagent transcript too large; not read")
+            self._subagents_read[agent_id] = (size, number)
+            return
+        try:
             handle = open(path, "rb")  # noqa: SIM115 - closed below, errors reported
         except OSError as exc:
             self.report.warn(str(path), None, f"subagent transcript not read: {exc.strerror}")
             return
         saved = (self._line_start, self._after_command)
         self._in_subagent, self._line_start = True, None
+        first = done == 0
         try:
             with handle:
-                for number, raw in enumerate(handle, 1):
+                handle.seek(done)
+                for raw in handle:
+                    if not raw.endswith(b"\n") and not final:
+                        break  # a line the subagent is still writing: the next read takes it
+                    done += len(raw)
+                    number += 1
                     obj = parse_line(raw, str(path), number, self.report, skip=skippable)
                     if obj is not None:
                         self.feed_object(obj, number)
         finally:
             self._in_subagent = False
             self._line_start, self._after_command = saved
-        self.builder.metadata["subagent_files"] = self.builder.metadata.get("subagent_files", 0) + 1
+            self._subagents_read[agent_id] = (done, number)
+        if first:
+            meta = self.builder.metadata
+            meta["subagent_files"] = meta.get("subagent_files", 0) + 1
 
     def _system(self, obj: dict[str, Any]) -> None:
         side = self._envelope(obj)
@@ -637,6 +725,7 @@ def read_claude_code_from(
             if not raw.endswith(b"\n") and not final:
                 break
             session.feed(raw)
+    session.refresh_subagents(final=final)
     return session, session.position
 
 
@@ -652,6 +741,7 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
     with open(path, "rb") as handle:
         for raw in handle:
             session.feed(raw)
+    session.refresh_subagents(final=True)
     yield session.trajectory()
 
 

@@ -53,6 +53,11 @@ def detect_format(path: str | Path) -> str | None:
         from earnest.trajectory.readers.inspect_log import is_eval_archive
 
         return "inspect" if is_eval_archive(Path(path)) else None
+    if head.startswith(b"SQLite format 3\x00"):
+        # A SQLite file: opencode's session database when it has opencode's tables.
+        from earnest.trajectory.readers.opencode_db import is_opencode_db
+
+        return "opencode" if is_opencode_db(Path(path)) else None
     return detect_bytes(head, whole=whole, name=str(path))
 
 
@@ -105,6 +110,10 @@ def _classify_records(objects: list[dict[str, Any]], *, single: bool, name: str)
         return "otlp-json"  # an OTel collector file exporter: one trace request per line
     if _gemini_jsonl(objects):
         return "gemini-cli-session"
+    if _pi_session(objects):
+        return "pi-session"
+    if any(o.get("earnest_cursor_event") == 1 for o in objects):
+        return "cursor-hook-events"
     if any("step_index" in o and "source" in o for o in objects):
         return "antigravity"
     if any(isinstance(o.get("raw"), dict) and "kind" in o for o in objects):
@@ -119,6 +128,10 @@ def _classify_records(objects: list[dict[str, Any]], *, single: bool, name: str)
         return "codex-exec"
     if types & _ROLLOUT_TYPES and any("payload" in o for o in objects):
         return "codex-rollout"
+    if any(_copilot_event(o) for o in objects):
+        return "copilot-cli-events"
+    if any(_qwen_record(o) for o in objects):
+        return "qwen-code-chat"  # before Claude Code's: it has sessionId and parentUuid too
     for o in objects:
         t = o.get("type")
         if not isinstance(t, str | None):
@@ -146,6 +159,53 @@ def _classify_records(objects: list[dict[str, Any]], *, single: bool, name: str)
     if any(isinstance(o.get("messages"), list) for o in objects):
         return "openai-chat"
     return None
+
+
+_COPILOT_TYPES = frozenset(
+    {"session.start", "session.resume", "user.message", "assistant.message",
+     "tool.execution_start", "tool.execution_complete", "assistant.turn_start"}
+)  # fmt: skip
+
+
+def _copilot_event(o: dict[str, Any]) -> bool:
+    """A GitHub Copilot CLI ``events.jsonl`` line
+    (:mod:`earnest.trajectory.readers.copilot_events`): ``{type, data, id, timestamp,
+    parentId}`` with a dotted event type."""
+    kind = o.get("type")
+    return (
+        isinstance(kind, str)  # a hostile line's type may be a list: never hashed
+        and kind in _COPILOT_TYPES
+        and isinstance(o.get("data"), dict)
+        and "parentId" in o
+        and "id" in o
+    )
+
+
+def _qwen_record(o: dict[str, Any]) -> bool:
+    """A Qwen Code chat-log line (:mod:`earnest.trajectory.readers.qwen_chat`): a Claude-like
+    envelope around a Gemini-style ``parts`` list."""
+    message = o.get("message")
+    return (
+        o.get("type") in ("user", "assistant", "tool_result", "system")
+        and "sessionId" in o
+        and isinstance(message, dict)
+        and isinstance(message.get("parts"), list)
+    )
+
+
+def _pi_session(objects: list[dict[str, Any]]) -> bool:
+    """A Pi session file (:mod:`earnest.trajectory.readers.pi_session`): its header line, or
+    tree entries whose ``message`` has a Pi role."""
+    first = objects[0]
+    if first.get("type") == "session" and "cwd" in first and isinstance(first.get("version"), int):
+        return True
+    return any(
+        o.get("type") == "message"
+        and "parentId" in o
+        and isinstance(o.get("message"), dict)
+        and o["message"].get("role") in ("user", "assistant", "toolResult")
+        for o in objects
+    )
 
 
 def _gemini_jsonl(objects: list[dict[str, Any]]) -> bool:

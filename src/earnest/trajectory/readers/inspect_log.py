@@ -43,7 +43,7 @@ from earnest.trajectory.model import MessageKind, TerminationReason, Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
 from earnest.trajectory.readers.documents import load_document
 from earnest.trajectory.readers.edits import structured_edits
-from earnest.trajectory.readers.ziparchive import ZIP_MAGIC, ArchiveError, read_member
+from earnest.trajectory.readers.ziparchive import ZIP_MAGIC, ArchiveError, TooLarge, read_member
 from earnest.trajectory.report import ReadReport
 from earnest.trajectory.text import (
     as_dict,
@@ -60,6 +60,15 @@ MAX_MEMBER_BYTES = 256 * 1024 * 1024
 """The most one member of a ``.eval`` archive may hold uncompressed (a sample with its
 events); a larger member is skipped with a warning."""
 MAX_HEADER_BYTES = 64 * 1024 * 1024
+MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024
+"""The most a whole ``.eval`` archive may inflate to, all members together: past it, the
+samples not yet read are skipped with a warning naming the file (an archive of many members,
+each under :data:`MAX_MEMBER_BYTES`, is bounded too)."""
+MAX_ATTACHMENT_CHARS = 64 * 1024 * 1024
+"""The most attachment text one sample may resolve (``attachment://<hash>`` references,
+each counted every time it is used): one attachment referenced ten thousand times would
+otherwise make a small file expand a thousandfold. Past it the sample is skipped with a
+warning naming the file and the sample."""
 
 _HEADERS = ("header.json", "_journal/start.json")
 _ATTACHMENT = "attachment://"
@@ -114,7 +123,9 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
         if not isinstance(sample, dict):
             report.skip(str(path), None, f"sample {number} is not an object")
             continue
-        yield sample_trajectory(str(path), sample, spec, report, **options)
+        trajectory = _bounded_sample(str(path), sample, spec, report, options)
+        if trajectory is not None:
+            yield trajectory
 
 
 def _read_archive(path: Path, report: ReadReport, options: dict[str, Any]) -> Iterator[Trajectory]:
@@ -125,30 +136,78 @@ def _read_archive(path: Path, report: ReadReport, options: dict[str, Any]) -> It
         report.warn(name, None, f"not a readable .eval log: damaged zip archive ({exc})")
         return
     with archive:
-        spec = _spec(archive, path, report)
+        budget = _Budget(MAX_ARCHIVE_BYTES)
+        spec = _spec(archive, path, report, budget)
         seen: set[str] = set()
-        for info in archive.infolist():
+        members = archive.infolist()
+        for index, info in enumerate(members):
             member = info.filename
             # Any name under samples/: a sample id may hold "/" or "..", and a name is
             # only looked up here, never used as a path (nothing is extracted).
             if member in seen or not _is_sample_member(member):
                 continue
             seen.add(member)
+            limit = min(MAX_MEMBER_BYTES, budget.left)
             try:
-                sample = safe_loads(read_member(archive, path, info, limit=MAX_MEMBER_BYTES))
+                data = read_member(archive, path, info, limit=limit)
             except ArchiveError as exc:
+                if limit < MAX_MEMBER_BYTES and isinstance(exc, TooLarge):
+                    left = sum(1 for m in members[index:] if _is_sample_member(m.filename))
+                    report.warn(
+                        name,
+                        None,
+                        f"the archive inflates past {MAX_ARCHIVE_BYTES} bytes at {member}: "
+                        f"{left} sample(s) not read",
+                    )
+                    return
                 report.skip(name, None, f"{exc}; sample not read")
                 continue
+            budget.left -= len(data)
+            try:
+                sample = safe_loads(data)
+                del data
             except ValueError as exc:
                 report.skip(name, None, f"{member}: malformed JSON: {str(exc)[:120]}")
                 continue
             if not isinstance(sample, dict):
                 report.skip(name, None, f"{member}: a sample must be a JSON object")
                 continue
-            yield sample_trajectory(name, sample, spec, report, **options)
+            trajectory = _bounded_sample(name, sample, spec, report, options)
+            if trajectory is not None:
+                yield trajectory
 
 
-def _spec(archive: zipfile.ZipFile, path: Path, report: ReadReport) -> dict[str, Any]:
+class _Budget:
+    """Inflated bytes an archive may still use."""
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+
+class AttachmentBound(ValueError):
+    """A sample whose ``attachment://`` references resolve to more than
+    :data:`MAX_ATTACHMENT_CHARS` characters."""
+
+
+def _bounded_sample(
+    name: str,
+    sample: Mapping[str, Any],
+    spec: Mapping[str, Any],
+    report: ReadReport,
+    options: Mapping[str, Any],
+) -> Trajectory | None:
+    """:func:`sample_trajectory`, or ``None`` (with a warning naming the file and the sample)
+    when its attachments resolve past the bound."""
+    try:
+        return sample_trajectory(name, sample, spec, report, **options)
+    except AttachmentBound as exc:
+        report.skip(name, None, f"sample {sample.get('id')!s}: {exc}; sample not read")
+        return None
+
+
+def _spec(
+    archive: zipfile.ZipFile, path: Path, report: ReadReport, budget: _Budget
+) -> dict[str, Any]:
     """The log's ``eval`` spec (task, model, ids) from its header or journal start."""
     for member in _HEADERS:
         try:
@@ -156,7 +215,9 @@ def _spec(archive: zipfile.ZipFile, path: Path, report: ReadReport) -> dict[str,
         except KeyError:
             continue
         try:
-            header = safe_loads(read_member(archive, path, info, limit=MAX_HEADER_BYTES))
+            data = read_member(archive, path, info, limit=min(MAX_HEADER_BYTES, budget.left))
+            budget.left -= len(data)
+            header = safe_loads(data)
         except ValueError as exc:  # ArchiveError is a ValueError too
             report.warn(str(path), None, f"{member}: not read ({str(exc)[:120]})")
             continue
@@ -176,7 +237,7 @@ def sample_trajectory(
     """The trajectory of one Inspect sample (``spec``: the log's ``eval`` spec, or ``{}``)."""
     sample_id, epoch = sample.get("id"), sample.get("epoch")
     builder = TrajectoryBuilder(id=f"{sample_id}#{epoch}", source=source, format=FORMAT, **options)
-    attachments = as_dict(sample.get("attachments"))
+    attachments = _Attachments(as_dict(sample.get("attachments")), MAX_ATTACHMENT_CHARS)
     _feed(builder, as_list(sample.get("messages")), attachments, report, source, sample_id)
     _finish(builder, sample)
     scores = {
@@ -199,7 +260,7 @@ def sample_trajectory(
 def _feed(
     builder: TrajectoryBuilder,
     messages: list[Any],
-    attachments: Mapping[str, Any],
+    attachments: _Attachments,
     report: ReadReport,
     name: str,
     sample_id: Any,
@@ -255,7 +316,7 @@ def _feed(
 
 
 def _submitted_answer(
-    builder: TrajectoryBuilder, messages: list[Any], attachments: Mapping[str, Any]
+    builder: TrajectoryBuilder, messages: list[Any], attachments: _Attachments
 ) -> None:
     """An old ``basic_agent`` ends with a ``submit(answer)`` call and no text after it:
     the answer is the agent's final word."""
@@ -289,12 +350,34 @@ def _finish(builder: TrajectoryBuilder, sample: Mapping[str, Any]) -> None:
         builder.terminate(reason, f"{kind} limit {value} reached")
 
 
-def _resolve(value: Any, attachments: Mapping[str, Any], depth: int = 0) -> Any:
-    """``value`` with ``attachment://<hash>`` strings replaced by the attached text."""
+class _Attachments:
+    """A sample's ``attachments`` with what resolving them may still add (characters)."""
+
+    def __init__(self, table: Mapping[str, Any], limit: int) -> None:
+        self.table = table
+        self.left = limit
+        self.limit = limit
+
+    def take(self, key: str) -> str | None:
+        found = self.table.get(key)
+        if not isinstance(found, str):
+            return None
+        self.left -= len(found)
+        if self.left < 0:
+            raise AttachmentBound(
+                f"attachments resolve to more than {self.limit} characters "
+                "(an attachment referenced over and over)"
+            )
+        return found
+
+
+def _resolve(value: Any, attachments: _Attachments, depth: int = 0) -> Any:
+    """``value`` with ``attachment://<hash>`` strings replaced by the attached text, within
+    the sample's bound (:class:`AttachmentBound` past it)."""
     if isinstance(value, str):
         if value.startswith(_ATTACHMENT):
-            found = attachments.get(value[len(_ATTACHMENT) :])
-            return found if isinstance(found, str) else value
+            found = attachments.take(value[len(_ATTACHMENT) :])
+            return found if found is not None else value
         return value
     if depth > 8:
         return value
@@ -307,7 +390,10 @@ def _resolve(value: Any, attachments: Mapping[str, Any], depth: int = 0) -> Any:
 
 __all__ = [
     "FORMAT",
+    "MAX_ARCHIVE_BYTES",
+    "MAX_ATTACHMENT_CHARS",
     "MAX_MEMBER_BYTES",
+    "AttachmentBound",
     "is_eval_archive",
     "is_json_log",
     "read",

@@ -22,7 +22,7 @@ Example:
     ...     read_member(z, p, z.getinfo("samples/1.json"), limit=4)
     Traceback (most recent call last):
     ...
-    earnest.trajectory.readers.ziparchive.ArchiveError: samples/1.json: larger than 4 bytes uncompressed
+    earnest.trajectory.readers.ziparchive.TooLarge: samples/1.json: larger than 4 bytes uncompressed
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ import zipfile
 import zlib
 from pathlib import Path
 from typing import IO, Any, cast
+
+from earnest.extras import install_hint
 
 ZIP_ZSTANDARD = 93
 """The zip method id of Zstandard (APPNOTE 4.4.5)."""
@@ -44,6 +46,10 @@ class ArchiveError(ValueError):
     """A member that cannot be read safely: too large, encrypted, damaged, unsupported."""
 
 
+class TooLarge(ArchiveError):
+    """A member that inflates past the ``limit`` it was read with."""
+
+
 def read_member(
     archive: zipfile.ZipFile, path: Path, info: zipfile.ZipInfo, *, limit: int
 ) -> bytes:
@@ -52,7 +58,7 @@ def read_member(
     if info.flag_bits & 0x1:
         raise ArchiveError(f"{name}: encrypted")
     if info.file_size > limit:
-        raise ArchiveError(f"{name}: larger than {limit} bytes uncompressed")
+        raise TooLarge(f"{name}: larger than {limit} bytes uncompressed")
     if info.compress_type == ZIP_ZSTANDARD:
         data = _zstd_member(path, info, limit)
     elif info.compress_type in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
@@ -76,7 +82,7 @@ def _bounded(handle: IO[bytes] | Any, limit: int, name: str) -> bytes:
             return b"".join(parts)
         total += len(chunk)
         if total > limit:
-            raise ArchiveError(f"{name}: larger than {limit} bytes uncompressed")
+            raise TooLarge(f"{name}: larger than {limit} bytes uncompressed")
         parts.append(chunk)
 
 
@@ -101,7 +107,7 @@ def _zstd_member(path: Path, info: zipfile.ZipInfo, limit: int) -> bytes:
     except ImportError:
         raise ArchiveError(
             f"{info.filename}: compressed with Zstandard; reading it needs the zstandard "
-            "package: pip install 'earnest[inspect]'"
+            f"package: {install_hint('inspect')}"
         ) from None
     with open(path, "rb") as handle:
         handle.seek(info.header_offset)
@@ -122,4 +128,4 @@ def _zstd_member(path: Path, info: zipfile.ZipInfo, limit: int) -> bytes:
     return data
 
 
-__all__ = ["ZIP_MAGIC", "ZIP_ZSTANDARD", "ArchiveError", "read_member"]
+__all__ = ["ZIP_MAGIC", "ZIP_ZSTANDARD", "ArchiveError", "TooLarge", "read_member"]

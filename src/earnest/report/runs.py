@@ -98,9 +98,10 @@ def summary_table(s: RunSummary) -> str:
                 c.fixture_id,
                 c.profile,
                 c.arm,
-                "; ".join(f"{n}× {e}" for e, n in c.matched.items()) or "-",
+                # One excuse a line: joined on one line they made the table 200+ wide.
+                "\n".join(f"{n}× {e}" for e, n in c.matched.items()) or "-",
                 str(c.unmatched_failures),
-                "; ".join(c.unmatched) or "-",
+                "\n".join(c.unmatched) or "-",
             )
         console.print(rt)
     if s.rules:

@@ -1,0 +1,160 @@
+"""The environment of every ``exec:`` child: an allow-list, never the user's whole environment.
+
+An ``exec:`` child runs a command that a suite file may name (``exec:cmd``, ``command =
+[...]``), and a suite comes from any pull request; an acted-out agent (``earnest run --act``)
+runs its own tools besides. Whatever is in a child's environment is in its reach: a
+``GITHUB_TOKEN``, an ``AWS_SECRET_ACCESS_KEY``, the ``SSH_AUTH_SOCK`` of the user's agent. Only
+what the profile needs is passed on, in complete mode (:func:`complete_env`) as in act mode:
+
+- :data:`BASE` — what any program needs to run (``PATH``, the locale, the terminal type,
+  the user's name and shell, the certificate bundles);
+- :data:`PRESET` — what each preset's CLI reads: its own provider key and settings
+  (``ANTHROPIC_*`` for ``exec:claude``, ``OPENAI_*`` / ``CODEX_*`` for ``exec:codex``,
+  ``GEMINI_*`` / ``GOOGLE_*`` for ``exec:gemini``); for ``exec:codex`` also the ``env_key``
+  its ``config.toml`` names for the selected model provider; ``PI_*`` for ``exec:pi`` and
+  ``OPENCODE_*`` for ``exec:opencode``, each with the key of the provider its ``MODEL`` names
+  (``anthropic/...`` → ``ANTHROPIC_API_KEY``: :data:`PROVIDER_KEYS`); nothing more for
+  ``exec:cmd``;
+- the profile's ``api_key_env`` and ``allow_env`` (names, or ``PREFIX_*`` patterns), which only
+  the user gives (their own config or the command line: :mod:`earnest.live.grants`).
+
+earnest then sets its own variables (``HOME``, ``TMPDIR``, ``EARNEST_*``) on top.
+
+Example:
+    >>> from earnest.live.profiles import parse_spec
+    >>> user = {"PATH": "/usr/bin", "LANG": "C.UTF-8", "GITHUB_TOKEN": "ghp_x",
+    ...         "ANTHROPIC_API_KEY": "sk-ant", "SSH_AUTH_SOCK": "/tmp/ssh/agent.1"}
+    >>> sorted(allowed_env(parse_spec("c", "exec:claude:sonnet"), user))
+    ['ANTHROPIC_API_KEY', 'LANG', 'PATH']
+    >>> sorted(allowed_env(parse_spec("x", "exec:cmd:./agent.sh"), user))
+    ['LANG', 'PATH']
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from earnest.live.profiles import Profile
+
+BASE = (
+    "PATH", "LANG", "LANGUAGE", "LC_*", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TZ",
+    "USER", "LOGNAME", "SHELL", "CI",
+    "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NODE_EXTRA_CA_CERTS",
+)  # fmt: skip
+"""Passed to every acting agent: what a program needs to run. No credentials."""
+
+PRESET: dict[str, tuple[str, ...]] = {
+    "claude": ("ANTHROPIC_*", "CLAUDE_CODE_*", "CLAUDE_CONFIG_DIR", "DISABLE_TELEMETRY",
+               "DISABLE_AUTOUPDATER", "DISABLE_ERROR_REPORTING", "DISABLE_BUG_COMMAND",
+               "DISABLE_COST_WARNINGS", "DISABLE_NON_ESSENTIAL_MODEL_CALLS",
+               "MAX_THINKING_TOKENS", "BASH_DEFAULT_TIMEOUT_MS", "BASH_MAX_TIMEOUT_MS"),
+    "codex": ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORGANIZATION", "OPENAI_PROJECT",
+              "CODEX_*"),
+    "gemini": ("GEMINI_*", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_CLOUD_PROJECT",
+               "GOOGLE_CLOUD_LOCATION", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_GCA"),
+    # Pi and opencode read the key of the provider their MODEL names (PROVIDER_KEYS); a
+    # custom provider's key goes in the profile's allow_env (its endpoint in allow_network).
+    "pi": ("PI_*",),
+    "opencode": ("OPENCODE_*",),
+    "cmd": (),
+}  # fmt: skip
+"""What each preset's CLI reads besides :data:`BASE`: its own key and settings."""
+
+PROVIDER_KEYS: dict[str, tuple[str, ...]] = {
+    "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_OAUTH_TOKEN"),
+    "openai": ("OPENAI_API_KEY",),
+    "google": ("GEMINI_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "GOOGLE_API_KEY"),
+    "groq": ("GROQ_API_KEY",), "cerebras": ("CEREBRAS_API_KEY",), "xai": ("XAI_API_KEY",),
+    "openrouter": ("OPENROUTER_API_KEY",), "mistral": ("MISTRAL_API_KEY",),
+    "deepseek": ("DEEPSEEK_API_KEY",), "zai": ("ZAI_API_KEY",),
+}  # fmt: skip
+"""The key a ``provider/model`` of ``exec:pi`` / ``exec:opencode`` is read with, by provider."""
+
+HOME_VARS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
+"""Where a CLI finds its own state under the user's HOME: passed on (with ``HOME``) to a
+child that runs in the user's HOME, never to a confined one (it gets a HOME of its own)."""
+
+
+def codex_config(env: Mapping[str, str], home: Path) -> dict[str, object]:
+    """The selected model provider's table of Codex's ``config.toml`` (``CODEX_HOME`` or
+    ``~/.codex``), or ``{}``: where its ``base_url`` and ``env_key`` are named."""
+    import tomllib
+
+    path = Path(env.get("CODEX_HOME") or home / ".codex") / "config.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+    chosen = data.get("model_provider")
+    providers = data.get("model_providers")
+    if not isinstance(chosen, str) or not isinstance(providers, dict):
+        return {}
+    table = providers.get(chosen)
+    return dict(table) if isinstance(table, dict) else {}
+
+
+def patterns(profile: Profile, env: Mapping[str, str], home: Path) -> tuple[str, ...]:
+    """The names and ``PREFIX_*`` patterns of the variables ``profile``'s agent gets."""
+    preset = profile.preset or "cmd"
+    out = [*BASE, *PRESET.get(preset, ())]
+    if preset == "codex":
+        key = codex_config(env, home).get("env_key")
+        if isinstance(key, str) and key:
+            out.append(key)
+    if preset in ("pi", "opencode") and "/" in profile.model:
+        out.extend(PROVIDER_KEYS.get(profile.model.split("/", 1)[0], ()))
+    if profile.api_key_env:
+        out.append(profile.api_key_env)
+    out.extend(profile.allow_env)
+    return tuple(out)
+
+
+def _matches(name: str, allowed: Iterable[str]) -> bool:
+    return any(fnmatch.fnmatchcase(name, p) if p.endswith("*") else name == p for p in allowed)
+
+
+def allowed_env(
+    profile: Profile, env: Mapping[str, str], home: Path | None = None
+) -> dict[str, str]:
+    """The part of ``env`` that ``profile``'s acting agent may see (see the module doc)."""
+    allowed = patterns(profile, env, home or Path(env.get("HOME") or Path.home()))
+    return {k: v for k, v in env.items() if _matches(k, allowed)}
+
+
+def complete_env(
+    profile: Profile, own: Mapping[str, str], user_env: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The environment of a child that completes a prompt (``earnest run`` without
+    ``--act``): the allow-list of :func:`allowed_env`, the user's ``HOME`` (and
+    :data:`HOME_VARS`, where the CLI keeps its login and settings), then earnest's ``own``.
+
+    Example:
+        >>> from earnest.live.profiles import parse_spec
+        >>> user = {"PATH": "/usr/bin", "HOME": "/home/me", "GITHUB_TOKEN": "ghp_x"}
+        >>> sorted(complete_env(parse_spec("x", "exec:cmd:agent"), {"EARNEST_MODEL": "agent"}, user))
+        ['EARNEST_MODEL', 'HOME', 'PATH']
+    """
+    user = os.environ if user_env is None else user_env
+    home = user.get("HOME") or str(Path.home())
+    env = allowed_env(profile, user, Path(home))
+    env.update({k: user[k] for k in HOME_VARS if user.get(k)})
+    env["HOME"] = home
+    env.update(own)
+    return env
+
+
+__all__ = [
+    "BASE",
+    "HOME_VARS",
+    "PRESET",
+    "PROVIDER_KEYS",
+    "allowed_env",
+    "codex_config",
+    "complete_env",
+    "patterns",
+]

@@ -1,0 +1,161 @@
+"""Qwen Code chat logs: ``~/.qwen/projects/<cwd, "/" and "_" as "-">/chats/<sessionId>.jsonl``.
+
+One JSON record per line, ``{uuid, parentUuid, sessionId, timestamp, type, cwd, version,
+message?}``, where ``message`` is Gemini-style ``{role, parts}``:
+
+- ``user``: the user's prompt (``parts[].text``);
+- ``assistant``: one model response (``role: "model"``): ``text`` parts (``thought: true``
+  parts are reasoning, not the answer) and ``functionCall`` parts ``{id, name, args}``;
+- ``tool_result``: ``functionResponse`` parts ``{id, name, response: {output | error}}``, and
+  ``toolCallResult: {callId, status, resultDisplay}``;
+- ``system``: Qwen's own bookkeeping (``ui_telemetry``, ``attribution_snapshot``,
+  ``chat_compression``...): not part of the conversation, passed over.
+
+Qwen does not write a stop hook's block reason into the log: after a block the run goes on
+under the same prompt.
+
+Example:
+    >>> import tempfile, pathlib, json
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "s.jsonl"
+    >>> rec = {"sessionId": "s", "parentUuid": None, "cwd": "/w", "version": "0.15.10"}
+    >>> _ = p.write_text("\\n".join(json.dumps({**rec, **r}) for r in [
+    ...     {"uuid": "1", "type": "user", "message": {"role": "user", "parts": [{"text": "ls"}]}},
+    ...     {"uuid": "2", "type": "assistant", "message": {"role": "model", "parts": [
+    ...         {"functionCall": {"id": "c1", "name": "list_directory", "args": {"path": "/w"}}}]}},
+    ...     {"uuid": "3", "type": "tool_result", "message": {"role": "user", "parts": [
+    ...         {"functionResponse": {"id": "c1", "name": "list_directory",
+    ...                               "response": {"output": "a.py"}}}]}},
+    ...     {"uuid": "4", "type": "assistant",
+    ...      "message": {"role": "model", "parts": [{"text": "One file."}]}}]) + "\\n")
+    >>> from earnest.trajectory.report import ReadReport
+    >>> t = next(read(p, ReadReport()))
+    >>> t.user_request, t.tool_calls[0].outcome, t.final_message
+    ('ls', 'success', 'One file.')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from earnest.trajectory.model import Trajectory
+from earnest.trajectory.readers.builder import TrajectoryBuilder
+from earnest.trajectory.readers.edits import structured_edits
+from earnest.trajectory.readers.lines import iter_json_lines
+from earnest.trajectory.report import ReadReport
+from earnest.trajectory.text import as_str, content_text, parse_arguments, user_text_kind
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from typing import Any
+
+FORMAT = "qwen-code-chat"
+RECORD_TYPES = frozenset({"user", "assistant", "tool_result", "system"})
+
+
+def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]:
+    """One trajectory per chat log."""
+    name = str(path)
+    builder: TrajectoryBuilder | None = None
+    turns = 0
+    for number, record in iter_json_lines(path, report):
+        kind = record.get("type")
+        if builder is None:
+            sid = as_str(record.get("sessionId"))
+            builder = TrajectoryBuilder(id=sid or path.stem, source=name, format=FORMAT, **options)
+            if sid:
+                builder.metadata["session_id"] = sid
+            version = as_str(record.get("version"))
+            if version:
+                builder.metadata["cli_version"] = version
+        if kind == "system":
+            continue
+        message = record.get("message")
+        parts = message.get("parts") if isinstance(message, dict) else None
+        if kind not in RECORD_TYPES or not isinstance(parts, list):
+            report.skip(name, number, f"not a Qwen Code message (type {kind!r})")
+            continue
+        stamp = as_str(record.get("timestamp"))
+        if kind == "assistant":
+            builder.new_turn()
+            turns += 1
+            _assistant(builder, parts, stamp)
+        else:
+            _user(builder, record, parts, stamp, name, number, report)
+    if builder is None:
+        return
+    builder.metadata["assistant_turns"] = turns
+    yield builder.build()
+
+
+def _assistant(builder: TrajectoryBuilder, parts: list[Any], stamp: str | None) -> None:
+    texts: list[str] = []
+    for part in parts:
+        if not isinstance(part, dict):
+            continue
+        call = part.get("functionCall")
+        if isinstance(call, dict):
+            name = str(call.get("name") or "unknown")
+            args = parse_arguments(call.get("args"))
+            builder.tool_call(
+                as_str(call.get("id")), name, args, edits=structured_edits(name, args)
+            )
+        elif isinstance(part.get("text"), str) and not part.get("thought"):
+            texts.append(part["text"])
+    text = "".join(texts)
+    if text.strip():
+        builder.message("assistant", text, timestamp=stamp)
+
+
+def _user(
+    builder: TrajectoryBuilder,
+    record: dict[str, Any],
+    parts: list[Any],
+    stamp: str | None,
+    name: str,
+    number: int,
+    report: ReadReport,
+) -> None:
+    texts: list[str] = []
+    for part in parts:
+        if not isinstance(part, dict):
+            continue
+        response = part.get("functionResponse")
+        if isinstance(response, dict):
+            _result(builder, record, response, name, number, report)
+        elif isinstance(part.get("text"), str):
+            texts.append(part["text"])
+    text = "".join(texts)
+    if record.get("type") == "user" and text.strip():
+        builder.message("user", text, kind=user_text_kind(text), timestamp=stamp)
+
+
+def _result(
+    builder: TrajectoryBuilder,
+    record: dict[str, Any],
+    response: dict[str, Any],
+    name: str,
+    number: int,
+    report: ReadReport,
+) -> None:
+    call_id = as_str(response.get("id")) or ""
+    body = response.get("response")
+    body = body if isinstance(body, dict) else {}
+    error = content_text(body["error"]) if body.get("error") is not None else None
+    output = content_text(body.get("output")) if body.get("output") is not None else ""
+    info = record.get("toolCallResult")
+    status = info.get("status") if isinstance(info, dict) else None
+    if not output and isinstance(info, dict):
+        output = content_text(info.get("resultDisplay"))
+    failed = error is not None or status in ("error", "cancelled")
+    done = builder.tool_result(
+        call_id,
+        is_error=failed,
+        output=error if error is not None and not output else output,
+        error=error or (f"status {status}" if failed else None),
+    )
+    if not done:
+        report.skip(name, number, f"tool result for an unknown call {call_id!r}")
+
+
+__all__ = ["FORMAT", "RECORD_TYPES", "read"]

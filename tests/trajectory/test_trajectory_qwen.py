@@ -1,0 +1,90 @@
+"""Qwen Code chat logs (``qwen-code-chat``), on logs the real Qwen Code 0.15.10 wrote."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import TRANSCRIPTS, run_earnest
+from earnest.trajectory import ReadReport, detect_format, read_trajectories
+
+QWEN = TRANSCRIPTS / "qwen-code"
+BLOCKED_THEN_EDIT = QWEN / "scenario-a-blocked-then-edit.jsonl"
+PIPED_FAILING = QWEN / "scenario-j-piped-failing-tests.jsonl"
+
+
+def test_detected_as_qwen_not_as_claude_code() -> None:
+    # The records carry sessionId and parentUuid, as Claude Code's do: before the Qwen reader
+    # these logs were read as Claude Code transcripts and scored abnormal.
+    assert detect_format(BLOCKED_THEN_EDIT) == "qwen-code-chat"
+    assert detect_format(PIPED_FAILING) == "qwen-code-chat"
+
+
+def test_blocked_run_then_edit() -> None:
+    report = ReadReport()
+    (t,) = read_trajectories(BLOCKED_THEN_EDIT, report=report)
+    assert t.format == "qwen-code-chat"
+    assert t.id == "363b922b-6419-4879-9da0-f1be1051c7f0" == t.metadata["session_id"]
+    assert t.metadata["cli_version"] == "0.15.10"
+    assert t.user_request == "fix the bug in app.py"
+    assert [(c.name, c.outcome) for c in t.tool_calls] == [
+        ("read_file", "success"),
+        ("edit", "success"),
+    ]
+    assert "return sum(xs) + 1" in t.tool_calls[0].output_excerpt
+    assert [(Path(e.path).name, e.kind) for e in t.file_edits] == [("app.py", "modify")]
+    assert t.final_message == "Fixed: total() no longer adds 1."
+    assert t.termination.reason == "normal"
+    # Qwen does not log the stop hook's block: one prompt, the first "Done" still there.
+    assert [m.text for m in t.messages if m.role == "user"] == ["fix the bug in app.py"]
+    assert t.metadata["assistant_turns"] == 4
+    assert report.skipped_lines == 0 and not report.warnings
+
+
+def test_shell_calls_keep_their_output() -> None:
+    (t,) = read_trajectories(PIPED_FAILING)
+    shells = [c for c in t.tool_calls if c.name == "run_shell_command"]
+    assert len(shells) == 4 and all(c.outcome == "success" for c in shells)
+    assert "unittest" in shells[1].arguments["command"]
+    assert "FAILED" in shells[1].output_excerpt  # the red run, exit status 0 through the pipe
+
+
+def test_score_and_replay_read_the_log() -> None:
+    done = run_earnest("trajectory", "score", str(BLOCKED_THEN_EDIT), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    (scored,) = json.loads(done.stdout)["trajectories"]
+    assert scored["outcome"] == "backed"
+    replay = run_earnest("trajectory", "replay-gate", str(BLOCKED_THEN_EDIT), "--format", "json")
+    assert replay.returncode == 0, replay.stderr
+    assert json.loads(replay.stdout)["summary"]["final_completion_without_effect"] == 0
+
+
+def test_damaged_lines_are_skipped_not_fatal(tmp_path: Path) -> None:
+    lines = BLOCKED_THEN_EDIT.read_text(encoding="utf-8").splitlines()
+    broken = tmp_path / "s.jsonl"
+    broken.write_text(
+        "\n".join([lines[0], "{not json", json.dumps({"type": "assistant", "sessionId": "x",
+                   "message": {"role": "model", "parts": "oops"}}), *lines[1:]]) + "\n",
+        encoding="utf-8",
+    )  # fmt: skip
+    report = ReadReport()
+    (t,) = read_trajectories(broken, report=report)
+    assert t.final_message == "Fixed: total() no longer adds 1."
+    assert report.skipped_lines == 2
+
+
+def test_the_newest_qwen_log_reads_the_same() -> None:
+    """Qwen Code 0.24.4 (node 22) wrote this one: new fields and system subtypes, same run."""
+    path = QWEN / "qwen0.24.4-scenario-a-blocked-then-edit.jsonl"
+    assert detect_format(path) == "qwen-code-chat"
+    report = ReadReport()
+    (t,) = read_trajectories(path, report=report)
+    assert t.metadata["cli_version"] == "0.24.4"
+    assert t.user_request == "fix the bug in app.py"
+    assert [(c.name, c.outcome) for c in t.tool_calls] == [
+        ("read_file", "success"),
+        ("edit", "success"),
+    ]
+    assert [(Path(e.path).name, e.kind) for e in t.file_edits] == [("app.py", "modify")]
+    assert t.final_message == "Fixed: total() no longer adds 1."
+    assert report.skipped_lines == 0 and not report.warnings
