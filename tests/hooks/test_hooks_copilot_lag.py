@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from conftest import TRANSCRIPTS
+from earnest.errors import InputError
 from earnest.hooks import catchup, copilot
 from earnest.hooks.state import StateStore
 
@@ -64,7 +65,10 @@ class LaggingLog:
         real_sleep = time.sleep
 
         def flush_then_sleep(seconds: float) -> None:
-            if len(self.log.read_text(encoding="utf-8").splitlines()) < upto:
+            if (
+                not self.log.exists()
+                or len(self.log.read_text(encoding="utf-8").splitlines()) < upto
+            ):
                 self.write(upto)
             real_sleep(seconds)
 
@@ -119,3 +123,27 @@ def test_a_log_that_never_catches_up_is_judged_as_it_is(
     log.write(FIRST_SEEN)
     assert _decision(log.stop(0)) == "allow"  # no claim logged yet: the stale read's verdict
     assert len(log.log.read_text(encoding="utf-8").splitlines()) == FIRST_SEEN
+
+
+def test_a_log_not_yet_created_is_waited_for_not_allowed(
+    log: LaggingLog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seen in CI with the real Copilot 1.0.102 on an idle machine: a 274 ms session's
+    # events.jsonl did not exist yet when agentStop was called ("transcript not found; stop
+    # allowed"), and was there once the hook had returned.
+    (log.workspace / "app.py").write_text(BROKEN, encoding="utf-8")
+    assert not log.log.exists()
+    log.flush_on_first_wait(monkeypatch, log.starts[0] + 1)
+    out = log.stop(0)
+    assert _decision(out) == "block", out
+    assert "the last test run (unittest) printed 1/3 passed, 2 failed" in out
+
+
+def test_a_log_never_created_is_still_not_found(
+    log: LaggingLog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The wait is bounded; then the ordinary read says what is wrong, naming the file.
+    monkeypatch.setattr(catchup, "CATCH_UP_SECONDS", 0.1)
+    with pytest.raises(InputError, match="transcript not found") as caught:
+        log.stop(0)
+    assert str(log.log) in str(caught.value)

@@ -7,8 +7,8 @@ stop_reason, stop_hook_active, timestamp (ISO)}``. Both are judged here. The run
 come from the session log at the transcript path
 (``~/.copilot/session-state/<sessionId>/events.jsonl``, read whole by
 :mod:`earnest.trajectory` as format ``copilot-cli-events``). Copilot writes that log after it
-calls the hook, so a stop first waits, briefly, for the log to hold its own ``hook.start``
-(:func:`logged`).
+calls the hook (a short session's log may not exist yet), so a stop first waits, briefly,
+for the log to hold its own ``hook.start`` (:func:`logged`, :func:`read_log`).
 
 To block it prints ``{"decision": "block", "reason": ...}`` and exits 0 (Copilot ignores a
 hook's exit code 2); Copilot sends the reason to the agent as the next user message, which
@@ -94,6 +94,26 @@ def logged(trajectory: Any, stamp: object) -> bool:
     return at is not None and epoch_ms(trajectory.metadata.get(HOOK_STARTED)) == at
 
 
+def read_log(transcript: Any) -> Any:
+    """The session log read as a run, or None while Copilot has not created it yet.
+
+    A short session's ``events.jsonl`` may not exist at all when ``agentStop`` is called (seen
+    with 1.0.102 on an idle machine: a 274 ms session whose log appeared after the hook had
+    returned "transcript not found; stop allowed"): that is the log lagging behind the stop
+    from its first line, and is waited for like any other lag.
+
+    Example:
+        >>> from pathlib import Path
+        >>> read_log(Path("/nonexistent/events.jsonl")) is None
+        True
+    """
+    import os
+
+    if not os.path.lexists(transcript):
+        return None
+    return read_document_run(transcript, FORMATS)
+
+
 def epoch_ms(value: object) -> int | None:
     """A moment in epoch milliseconds: a number as it is, an ISO 8601 time with its zone.
 
@@ -119,14 +139,17 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     transcript = payload.path(key)
     if transcript is None:
         raise InputError(STDIN, key, "missing: the turn's tool calls cannot be seen")
-    trajectory = read_document_run(transcript, FORMATS)
     stamp = payload.raw.get("timestamp")
-    if epoch_ms(stamp) is not None:
-        trajectory = catch_up(
-            trajectory,
-            lambda: read_document_run(transcript, FORMATS),
-            lambda t: logged(t, stamp),
+    if epoch_ms(stamp) is None:
+        trajectory = read_document_run(transcript, FORMATS)
+    else:
+        waited = catch_up(
+            read_log(transcript),
+            lambda: read_log(transcript),
+            lambda t: t is not None and logged(t, stamp),
         )
+        # Still not created: the ordinary read says so (``transcript not found``).
+        trajectory = waited if waited is not None else read_document_run(transcript, FORMATS)
     run = RunView.from_trajectory(trajectory)
     store = store or StateStore()
     state = store.load(CLI, session_id(payload) or "unknown-session")
@@ -135,4 +158,14 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     return render(outcome)
 
 
-__all__ = ["CLI", "FORMATS", "STOP_EVENTS", "epoch_ms", "handle", "logged", "render", "session_id"]
+__all__ = [
+    "CLI",
+    "FORMATS",
+    "STOP_EVENTS",
+    "epoch_ms",
+    "handle",
+    "logged",
+    "read_log",
+    "render",
+    "session_id",
+]
