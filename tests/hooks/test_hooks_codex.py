@@ -219,3 +219,36 @@ def test_real_codex_rollout_is_allowed(tmp_path: Path) -> None:
     )
     assert result.returncode == 0
     assert result.stdout == "" and result.stderr == ""
+
+
+def test_a_rollout_not_yet_created_is_waited_for_not_allowed(
+    rollout: Rollout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A short session's transcript may not exist when the stop is called (seen with Claude
+    # Code and Copilot CLI in CI): every hook waits for it, bounded, like any other lag.
+    # In-process, so that the file appears exactly when the hook first waits.
+    from earnest.hooks import catchup, codex
+    from earnest.hooks.state import StateStore
+
+    rollout.user("Fix the typo in README.md.")
+    rollout.assistant("Fixed the typo in README.md.")
+    text = rollout.path.read_bytes()
+    rollout.path.unlink()
+    real_sleep = catchup.time.sleep
+
+    def create_then_sleep(seconds: float) -> None:
+        if not rollout.path.exists():
+            rollout.path.write_bytes(text)
+        real_sleep(seconds)
+
+    monkeypatch.setattr(catchup.time, "sleep", create_then_sleep)
+    payload = {
+        "session_id": "c-1",
+        "transcript_path": str(rollout.path),
+        "cwd": str(rollout.workspace),
+        "hook_event_name": "Stop",
+        "stop_hook_active": False,
+        "last_assistant_message": "Fixed the typo in README.md.",
+    }
+    out = codex.handle(json.dumps(payload).encode(), StateStore(rollout.state))
+    assert json.loads(out)["decision"] == "block", out

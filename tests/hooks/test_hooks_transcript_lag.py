@@ -124,3 +124,58 @@ def test_a_repeated_final_message_waits_for_the_lines_after_the_last_stop(
     second = stop(True)
     assert _decision(second) == "allow", second
     assert session.transcript.read_bytes() == text  # the hook waited, and so read it all
+
+
+def _first_stop(session: Session, store: StateStore, last: str | None) -> str:
+    payload: dict[str, object] = {
+        "session_id": session.session_id,
+        "transcript_path": str(session.transcript),
+        "cwd": str(session.workspace),
+        "hook_event_name": "Stop",
+        "stop_hook_active": False,
+    }
+    if last is not None:
+        payload["last_assistant_message"] = last
+    return claude_code.handle(json.dumps(payload).encode(), store)
+
+
+@pytest.mark.parametrize("last", ["Done: I fixed the bug.", None])
+def test_a_transcript_not_yet_created_is_waited_for_not_allowed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, last: str | None
+) -> None:
+    # Seen in CI with the real Claude Code 2.1.197 on an idle machine (scenario c: "Done"
+    # with no tool call): the first Stop came before the transcript existed, and the hook said
+    # "transcript not found; stop allowed" — a done with no effect let through.
+    session = Session(tmp_path)
+    session.prompt("Fix the bug in app.py.")
+    session.say("Done: I fixed the bug.")
+    text = session.transcript.read_bytes()
+    session.transcript.unlink()
+    real_sleep = time.sleep
+
+    def create_then_sleep(seconds: float) -> None:
+        if not session.transcript.exists():
+            session.transcript.write_bytes(text)
+        real_sleep(seconds)
+
+    monkeypatch.setattr(catchup.time, "sleep", create_then_sleep)
+    out = _first_stop(session, StateStore(session.state), last)
+    assert _decision(out) == "block", out
+    assert "completion-without-effect" in out
+
+
+def test_a_transcript_never_created_is_still_not_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The wait is bounded; then the ordinary read says what is wrong, naming the file.
+    from earnest.errors import InputError
+
+    monkeypatch.setattr(catchup, "CATCH_UP_SECONDS", 0.1)
+    session = Session(tmp_path)
+    session.prompt("Fix the bug in app.py.")
+    session.transcript.unlink()
+    started = time.monotonic()
+    with pytest.raises(InputError, match="transcript not found") as caught:
+        _first_stop(session, StateStore(session.state), "Done.")
+    assert str(session.transcript) in str(caught.value)
+    assert time.monotonic() - started < 5

@@ -63,7 +63,7 @@ PRESET = {"claude-code": "claude", "codex": "codex", "gemini": "gemini"}
 MODEL = {"claude-code": "claude-fake-{}", "codex": "gpt-fake-{}", "gemini": "gemini-fake-{}"}
 SOURCE = {
     "claude-code": "claude-stream-json",
-    "codex": "codex-exec",
+    "codex": "codex-rollout",
     "gemini": "gemini-cli-session",
 }
 SUITE_CMD = "python3 -m unittest -q"

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from earnest._digest import sha256_hex
 from earnest.errors import InputError
-from earnest.hooks.catchup import catch_up
+from earnest.hooks.catchup import catch_up, when_there
 from earnest.hooks.core import RunView, check_transcript, decide, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import SessionState, StateStore
@@ -136,14 +136,20 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     last = payload.text("last_assistant_message")
     # Where the previous stop stopped reading: this stop's final message comes after it.
     judged = state.offset if state.transcript == str(transcript) else 0
-    trajectory = read_run(transcript, state, store)
     want = " ".join((last or "").split())
-    if want:
-        trajectory = catch_up(
-            trajectory,
-            lambda: read_run(transcript, state, store),
-            lambda t: has_final(t, want) and int(state.reader.get("final_at", -1)) >= judged,
-        )
+
+    def read() -> Any:
+        # None until Claude Code has created the transcript (a short session's first stop).
+        return when_there(transcript, lambda: read_run(transcript, state, store))
+
+    def ready(t: Any) -> bool:
+        if t is None:
+            return False
+        return not want or (has_final(t, want) and int(state.reader.get("final_at", -1)) >= judged)
+
+    waited = catch_up(read(), read, ready)
+    # Still not created: the ordinary read says so (``transcript not found``).
+    trajectory = waited if waited is not None else read_run(transcript, state, store)
     run = RunView.from_trajectory(trajectory, final_text=last)
     active = payload.stop_hook_active
     outcome = settle(store, state, lambda s: decide(run, config, cwd, s, stop_hook_active=active))

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from earnest.errors import InputError
+from earnest.hooks.catchup import once_created
 from earnest.hooks.core import RunView, decide, read_document_run, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import StateStore
@@ -52,7 +53,8 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     transcript = payload.path(key)
     if transcript is None:
         raise InputError(STDIN, key, "null: this Codex session keeps no rollout to read")
-    trajectory = read_document_run(transcript, FORMATS)
+    # A short session's transcript may not exist yet when the stop is called.
+    trajectory = once_created(transcript, lambda: read_document_run(transcript, FORMATS))
     run = RunView.from_trajectory(trajectory, final_text=payload.text("last_assistant_message"))
     if not run.prompt_key:
         run = replace(run, prompt_key=payload.text("turn_id"))

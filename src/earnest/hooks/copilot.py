@@ -8,7 +8,7 @@ come from the session log at the transcript path
 (``~/.copilot/session-state/<sessionId>/events.jsonl``, read whole by
 :mod:`earnest.trajectory` as format ``copilot-cli-events``). Copilot writes that log after it
 calls the hook (a short session's log may not exist yet), so a stop first waits, briefly,
-for the log to hold its own ``hook.start`` (:func:`logged`, :func:`read_log`).
+for the log to hold its own ``hook.start`` (:func:`logged`).
 
 To block it prints ``{"decision": "block", "reason": ...}`` and exits 0 (Copilot ignores a
 hook's exit code 2); Copilot sends the reason to the agent as the next user message, which
@@ -29,7 +29,7 @@ Example:
 from __future__ import annotations
 
 from earnest.errors import InputError
-from earnest.hooks.catchup import catch_up
+from earnest.hooks.catchup import catch_up, when_there
 from earnest.hooks.core import (
     RunView,
     decide,
@@ -94,26 +94,6 @@ def logged(trajectory: Any, stamp: object) -> bool:
     return at is not None and epoch_ms(trajectory.metadata.get(HOOK_STARTED)) == at
 
 
-def read_log(transcript: Any) -> Any:
-    """The session log read as a run, or None while Copilot has not created it yet.
-
-    A short session's ``events.jsonl`` may not exist at all when ``agentStop`` is called (seen
-    with 1.0.102 on an idle machine: a 274 ms session whose log appeared after the hook had
-    returned "transcript not found; stop allowed"): that is the log lagging behind the stop
-    from its first line, and is waited for like any other lag.
-
-    Example:
-        >>> from pathlib import Path
-        >>> read_log(Path("/nonexistent/events.jsonl")) is None
-        True
-    """
-    import os
-
-    if not os.path.lexists(transcript):
-        return None
-    return read_document_run(transcript, FORMATS)
-
-
 def epoch_ms(value: object) -> int | None:
     """A moment in epoch milliseconds: a number as it is, an ISO 8601 time with its zone.
 
@@ -143,11 +123,11 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     if epoch_ms(stamp) is None:
         trajectory = read_document_run(transcript, FORMATS)
     else:
-        waited = catch_up(
-            read_log(transcript),
-            lambda: read_log(transcript),
-            lambda t: t is not None and logged(t, stamp),
-        )
+
+        def read() -> Any:
+            return when_there(transcript, lambda: read_document_run(transcript, FORMATS))
+
+        waited = catch_up(read(), read, lambda t: t is not None and logged(t, stamp))
         # Still not created: the ordinary read says so (``transcript not found``).
         trajectory = waited if waited is not None else read_document_run(transcript, FORMATS)
     run = RunView.from_trajectory(trajectory)
@@ -165,7 +145,6 @@ __all__ = [
     "epoch_ms",
     "handle",
     "logged",
-    "read_log",
     "render",
     "session_id",
 ]

@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from earnest._digest import sha256_hex
 from earnest.errors import InputError
+from earnest.hooks.catchup import once_created
 from earnest.hooks.core import RunView, decide, read_document_run, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import StateStore
@@ -76,7 +77,8 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     transcript = payload.path("transcript_path")
     if transcript is None:
         raise InputError(STDIN, "transcript_path", "missing: the turn's tool calls cannot be seen")
-    trajectory = read_document_run(transcript, FORMATS)
+    # A short session's transcript may not exist yet when the stop is called.
+    trajectory = once_created(transcript, lambda: read_document_run(transcript, FORMATS))
     answer = latest_answer(payload.text("prompt_response"), trajectory.final_message or "")
     run = RunView.from_trajectory(trajectory, final_text=answer)
     request = payload.text("prompt")

@@ -26,6 +26,7 @@ Example:
 from __future__ import annotations
 
 from earnest.errors import InputError
+from earnest.hooks.catchup import once_created
 from earnest.hooks.core import RunView, decide, read_document_run, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.qwen import continues_block
@@ -53,7 +54,8 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
         raise InputError(
             STDIN, "transcript_path", "missing: Pi keeps no session file (--no-session?)"
         )
-    trajectory = read_document_run(transcript, FORMATS)
+    # A short session's transcript may not exist yet when the stop is called.
+    trajectory = once_created(transcript, lambda: read_document_run(transcript, FORMATS))
     run = RunView.from_trajectory(trajectory, final_text=payload.text("last_assistant_message"))
     store = store or StateStore()
     session = payload.session_id or str(trajectory.metadata.get("session_id") or "")

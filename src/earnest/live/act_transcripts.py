@@ -6,8 +6,14 @@ the model was sent), so a failed ``git merge`` would read as a success. Its sess
 ``~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`` (``.json`` before 0.6x), named by
 the ``session_id`` of the stream's ``init`` event — holds each call's full result, and
 :func:`earnest.live.act.behaviour` reads that one with the ``gemini-cli-session`` reader.
-Claude Code's ``stream-json`` and Codex's ``--json`` events already carry each call's outcome:
-their stdout is the trajectory.
+Codex's ``--json`` events leave out a command its own sandbox refused (seen with 0.171.0: an
+``echo x > OUTSIDE`` that failed "Read-only file system" went back to the model with its exit
+code, and no ``command_execution`` item was printed — the attempt outside the copy was
+invisible), so its session file is read instead: ``$CODEX_HOME/sessions/YYYY/MM/DD/
+rollout-<time>-<thread id>.jsonl`` (``~/.codex`` without ``CODEX_HOME``), named by the
+``thread_id`` of the stream's ``thread.started`` event, read with the ``codex-rollout`` reader
+(each ``function_call`` and its output, the exit code from the output's header). Claude
+Code's ``stream-json`` events carry each call's outcome: its stdout is the trajectory.
 
 The file is found, never guessed: the session id must look like one, and the file's first
 record must name the same id.
@@ -83,16 +89,83 @@ def gemini_session_file(output: str, home: Path) -> Path | None:
     return None
 
 
+def stream_thread_id(output: str) -> str | None:
+    """The ``thread_id`` of the first ``thread.started`` event of a Codex ``--json`` log.
+
+    Example:
+        >>> stream_thread_id('{"type":"thread.started","thread_id":"01a250e6-ce68-7ab0"}')
+        '01a250e6-ce68-7ab0'
+        >>> stream_thread_id('{"type":"thread.started","thread_id":"../../etc"}') is None
+        True
+    """
+    for line in output[:_HEAD].splitlines():
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        try:
+            event = safe_loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict) and event.get("type") == "thread.started":
+            tid = event.get("thread_id")
+            return tid if isinstance(tid, str) and _SESSION_ID.match(tid) else None
+    return None
+
+
+def _rollout_names(path: Path, tid: str) -> bool:
+    """Whether the rollout's first record (``session_meta``) names thread ``tid``."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            first = handle.readline(_HEAD)
+        record = safe_loads(first)
+    except (OSError, ValueError):
+        return False
+    payload = record.get("payload") if isinstance(record, dict) else None
+    return isinstance(payload, dict) and payload.get("id") == tid
+
+
+def codex_rollout_file(output: str, codex_home: Path) -> Path | None:
+    """The session file under ``codex_home`` of the Codex run whose stdout is ``output``.
+
+    Example:
+        >>> import json, tempfile, pathlib
+        >>> home = pathlib.Path(tempfile.mkdtemp())
+        >>> day = home / "sessions" / "2026" / "12" / "07"; day.mkdir(parents=True)
+        >>> tid = "01a250e6-ce68-7ab0-a67f-307a45cbff32"
+        >>> meta = {"type": "session_meta", "payload": {"id": tid}}
+        >>> _ = (day / f"rollout-2026-12-07T14-27-13-{tid}.jsonl").write_text(
+        ...     json.dumps(meta) + "\\n")
+        >>> out = json.dumps({"type": "thread.started", "thread_id": tid})
+        >>> codex_rollout_file(out, home).name
+        'rollout-2026-12-07T14-27-13-01a250e6-ce68-7ab0-a67f-307a45cbff32.jsonl'
+        >>> codex_rollout_file(out.replace("01a2", "ffff"), home) is None
+        True
+    """
+    tid = stream_thread_id(output)
+    if tid is None:
+        return None
+    for path in sorted((codex_home / "sessions").glob(f"*/*/*/rollout-*-{tid}.jsonl")):
+        if path.is_file() and not path.is_symlink() and _rollout_names(path, tid):
+            return path
+    return None
+
+
 def transcript_file(
     preset: str, output: str, home: Path, env: Mapping[str, str] | None = None
 ) -> Path | None:
     """The transcript file earnest reads instead of the stdout of ``preset``, if any.
+
+    Codex: the session file of the stream's thread under ``CODEX_HOME`` (in ``env``) or
+    ``home/.codex``.
 
     opencode: the session database the child was given (``OPENCODE_DB`` in ``env``, a file of
     the sample's own, so only this sample's session is in it).
     """
     if preset == "gemini":
         return gemini_session_file(output, home)
+    if preset == "codex":
+        named = (env or {}).get("CODEX_HOME")
+        return codex_rollout_file(output, Path(named) if named else home / ".codex")
     if preset == "opencode":
         # Its --format json events carry no exit codes; its session database holds each call.
         named = (env or {}).get("OPENCODE_DB")
@@ -101,4 +174,10 @@ def transcript_file(
     return None
 
 
-__all__ = ["gemini_session_file", "stream_session_id", "transcript_file"]
+__all__ = [
+    "codex_rollout_file",
+    "gemini_session_file",
+    "stream_session_id",
+    "stream_thread_id",
+    "transcript_file",
+]

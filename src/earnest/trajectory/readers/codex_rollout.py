@@ -4,7 +4,8 @@
 Conversation and tool calls come from ``response_item`` payloads (``message``,
 ``function_call``/``function_call_output``, ``custom_tool_call``/``custom_tool_call_output``,
 ``local_shell_call``; a plain-text output's header states the exit code: ``Process exited with
-code N``); ``event_msg`` adds exit codes (``exec_command_end``), patch results
+code N``; an ``exec_command`` that is an ``apply_patch <<'EOF'`` invocation is the patch tool,
+as Codex runs it); ``event_msg`` adds exit codes (``exec_command_end``), patch results
 (``patch_apply_end``) and how the task ended (``task_complete``, ``turn_aborted``,
 ``error``). Injected context (``<environment_context>``, AGENTS.md) is noise, not a prompt.
 
@@ -125,8 +126,37 @@ def _call(builder: TrajectoryBuilder, payload: dict[str, Any]) -> None:
         args = {"input": payload.get("input")}
     else:
         args = parse_arguments(payload.get("arguments"))
+        patch = _patch_invocation(args.get("cmd") if name == "exec_command" else None)
+        if patch is not None:
+            name, args = "apply_patch", {"input": patch}
     call_id = payload.get("call_id") or payload.get("id")
     builder.tool_call(call_id if isinstance(call_id, str) else None, name, args)
+
+
+_PATCH_HEREDOC = re.compile(
+    r"\A\s*apply_patch\s*<<-?\s*(['\"]?)(\w+)\1[ \t]*\n(.*?)\n\2\s*\Z", re.DOTALL
+)
+
+
+def _patch_invocation(cmd: object) -> str | None:
+    """The patch of an ``exec_command`` that is an ``apply_patch`` invocation, else None.
+
+    Codex intercepts such a command and applies the patch itself (its rollout records the call
+    as ``exec_command`` and the result as a ``FileChange``), so it is read as the
+    ``apply_patch`` tool it is: the files it names are what it wrote, which a shell reading
+    of ``apply_patch <<'EOF'`` cannot see.
+
+    Example:
+        >>> _patch_invocation("apply_patch <<'EOF'\\n*** Begin Patch\\n*** Add File: a\\n+x\\n"
+        ...                   "*** End Patch\\nEOF")
+        '*** Begin Patch\\n*** Add File: a\\n+x\\n*** End Patch'
+        >>> _patch_invocation("cat <<'EOF' > a\\nx\\nEOF") is None
+        True
+    """
+    if not isinstance(cmd, str) or "apply_patch" not in cmd[:64]:
+        return None
+    match = _PATCH_HEREDOC.match(cmd)
+    return match.group(3) if match else None
 
 
 def _output(builder: TrajectoryBuilder, payload: dict[str, Any]) -> None:
