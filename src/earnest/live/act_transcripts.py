@@ -47,6 +47,12 @@ _HEAD = 64 * 1024  # the init event is the stream's first line; the id record th
 
 def stream_session_id(output: str) -> str | None:
     """The ``session_id`` of the first ``init`` event of a Gemini CLI ``stream-json`` log."""
+    return _first_event_id(output, "init", "session_id")
+
+
+def _first_event_id(output: str, kind: str, key: str) -> str | None:
+    """``key`` of the first event of type ``kind`` in a JSON-lines log, if it looks like an id
+    (so that it can name a file: hex digits and dashes only)."""
     for line in output[:_HEAD].splitlines():
         line = line.strip()
         if not line.startswith("{"):
@@ -55,9 +61,9 @@ def stream_session_id(output: str) -> str | None:
             event = safe_loads(line)
         except ValueError:
             continue
-        if isinstance(event, dict) and event.get("type") == "init":
-            sid = event.get("session_id")
-            return sid if isinstance(sid, str) and _SESSION_ID.match(sid) else None
+        if isinstance(event, dict) and event.get("type") == kind:
+            found = event.get(key)
+            return found if isinstance(found, str) and _SESSION_ID.match(found) else None
     return None
 
 
@@ -98,18 +104,7 @@ def stream_thread_id(output: str) -> str | None:
         >>> stream_thread_id('{"type":"thread.started","thread_id":"../../etc"}') is None
         True
     """
-    for line in output[:_HEAD].splitlines():
-        line = line.strip()
-        if not line.startswith("{"):
-            continue
-        try:
-            event = safe_loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and event.get("type") == "thread.started":
-            tid = event.get("thread_id")
-            return tid if isinstance(tid, str) and _SESSION_ID.match(tid) else None
-    return None
+    return _first_event_id(output, "thread.started", "thread_id")
 
 
 def _rollout_names(path: Path, tid: str) -> bool:
