@@ -52,12 +52,19 @@ print(f"CHOICE: {first}")
 
 
 def act_escaper(
-    tmp_path: Path, *extra: str, env: dict[str, str] | None = None, config: str = ""
+    tmp_path: Path,
+    *extra: str,
+    env: dict[str, str] | None = None,
+    config: str = "",
+    interpreter: str | None = None,
 ) -> tuple[
     Any, dict[str, Any] | None, Path, Path
 ]:  # fmt: skip
+    """Act the escaper out; with ``interpreter``, as a script that names it on its #! line."""
     agent = tmp_path / "escaper.py"
-    agent.write_text(AGENT, encoding="utf-8")
+    agent.write_text((f"#!{interpreter}\n" if interpreter else "") + AGENT, encoding="utf-8")
+    agent.chmod(0o755)
+    program = str(agent) if interpreter else f"{sys.executable} {agent}"
     outside = tmp_path / "outside" / "escaped.txt"
     shell_outside = tmp_path / "outside" / "shell-escaped.txt"
     outside.parent.mkdir()
@@ -75,7 +82,7 @@ def act_escaper(
         proc = run_earnest(
             "run", "--suite", str(suite), "--act", "--store", str(store), "-y",
             "--profile",
-            f"esc=exec:cmd:{sys.executable} {agent} {outside} {shell_outside} {host_tmp}",
+            f"esc=exec:cmd:{program} {outside} {shell_outside} {host_tmp}",
             *extra, env=env,
         )  # fmt: skip
     finally:
@@ -113,6 +120,45 @@ def test_a_confined_agent_writes_in_its_copy_and_tmpdir_only(tmp_path: Path) -> 
     assert did["created"] == ["note.txt"]  # the copy's write is in the diff
     assert did["confined"] == "bwrap"
     assert "NOT confined" not in proc.stderr
+
+
+def test_a_script_agent_starts_on_the_interpreter_its_shebang_names(tmp_path: Path) -> None:
+    # Seen in a CI run from a clone under /tmp: the real-CLI tier's shims (scripts whose #!
+    # names the clone's .venv python) could not start under bwrap — the venv's /tmp entry was
+    # not bound back — and every sample was void. The interpreter's toolchain is needed too.
+    need_bwrap()
+    venv = Path(tempfile.mkdtemp(prefix="earnest-test-venv-", dir="/tmp"))
+    try:
+        (venv / "bin").mkdir()
+        (venv / "bin" / "python").symlink_to(os.path.realpath(sys.executable))
+        proc, sample, _, _ = act_escaper(
+            tmp_path, "--confine", "bwrap", interpreter=str(venv / "bin" / "python")
+        )
+    finally:
+        shutil.rmtree(venv, ignore_errors=True)
+    assert sample is not None, proc.stderr
+    assert sample["error"] is None, sample
+    assert _seen(sample)["copy"] == "ok"
+
+
+def test_readable_paths_take_a_scripts_interpreter_never_a_hidden_folder(tmp_path: Path) -> None:
+    from earnest.live.confine import readable_paths
+
+    home = tmp_path / "home"
+    venv = home / ".venvs" / "agent"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(os.path.realpath(sys.executable))
+    script = home / "agent"
+    script.write_text(f"#!{venv / 'bin' / 'python'}\n", encoding="utf-8")
+    script.chmod(0o755)
+    found = readable_paths(str(script), {"PATH": "/usr/bin"}, [home], [])
+    assert venv in found and script in found
+    # A #! under HOME's own bin folder binds that folder, never HOME itself.
+    (home / "bin").mkdir()
+    (home / "bin" / "python").symlink_to(os.path.realpath(sys.executable))
+    script.write_text(f"#!{home / 'bin' / 'python'}\n", encoding="utf-8")
+    found = readable_paths(str(script), {"PATH": "/usr/bin"}, [home], [])
+    assert home / "bin" in found and home not in found
 
 
 def test_auto_confines_when_bwrap_works(tmp_path: Path) -> None:

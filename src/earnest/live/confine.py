@@ -236,18 +236,21 @@ def readable_paths(
     read-only: each ``PATH`` folder — for a ``bin`` or ``shims`` folder the toolchain's whole
     folder (a virtual environment, nvm's node, ``~/.pyenv``, ``~/.cargo``, ``~/.local``;
     :data:`MASKED` stays hidden), never HOME itself — the program and the folder of its real
-    file, earnest's own Python (its gate bridge runs on it), and ``extra`` (the paths an
+    file, the toolchain of the interpreter a script's ``#!`` line names, earnest's own Python (its gate bridge runs on it), and ``extra`` (the paths an
     ``exec:cmd`` command names, the profile's ``allow_read``)."""
     wanted: list[Path] = []
     for entry in env.get("PATH", "").split(os.pathsep):
         if not entry.startswith("/"):
             continue
-        folder = Path(entry)
-        root = folder.parent
-        wanted.append(root if folder.name in {"bin", "shims"} and root not in hidden else folder)
+        wanted.append(_toolchain(Path(entry) / "program", hidden))
     found = shutil.which(program, path=env.get("PATH")) if program else None
     if found:
         wanted += [Path(found), Path(os.path.realpath(found)).parent]
+        # A script starts on the interpreter its #! line names (a virtual environment's
+        # python, say): that toolchain is needed too, or the program cannot start.
+        interpreter = shebang_interpreter(found)
+        if interpreter is not None:
+            wanted += [_toolchain(interpreter, hidden), Path(os.path.realpath(interpreter)).parent]
     wanted += [Path(os.path.realpath(sys.executable)), Path(sys.base_prefix)]
     wanted += [p.expanduser() for p in extra]
     out: list[Path] = []
@@ -258,6 +261,40 @@ def readable_paths(
         except OSError:  # a name too long, a loop: nothing to bind
             continue
     return list(dict.fromkeys(out))
+
+
+def shebang_interpreter(path: str | Path) -> Path | None:
+    """The absolute interpreter path a script's ``#!`` line names, or None (not a script, or
+    ``#!/usr/bin/env NAME``, whose NAME is found on ``PATH`` like any program).
+
+    Example:
+        >>> import tempfile
+        >>> script = Path(tempfile.mkdtemp()) / "agent"
+        >>> _ = script.write_text("#!/tmp/venv/bin/python -u\\nprint('hi')\\n")
+        >>> shebang_interpreter(script)
+        PosixPath('/tmp/venv/bin/python')
+        >>> _ = script.write_text("#!/usr/bin/env python3\\n")
+        >>> shebang_interpreter(script)
+        PosixPath('/usr/bin/env')
+    """
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(512)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].decode("utf-8", errors="replace").split()
+    return Path(words[0]) if words and words[0].startswith("/") else None
+
+
+def _toolchain(executable: Path, hidden: Sequence[Path]) -> Path:
+    """The folder a program's toolchain lives in: for ``.../bin/python`` the virtual
+    environment (or install) around ``bin``, else the program's own folder — never a hidden
+    folder itself (``~/bin/python``: ``~/bin``, not HOME)."""
+    folder = executable.parent
+    root = folder.parent
+    return root if folder.name in {"bin", "shims"} and root not in hidden else folder
 
 
 def state_paths(preset: str, home: Path, env: Mapping[str, str]) -> list[Path]:
