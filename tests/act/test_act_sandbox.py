@@ -88,6 +88,10 @@ except OSError as exc:
     seen["model"] = str(exc)
 subprocess.Popen(["sh", "-c", f"sleep 2; echo late > {probe['late']}"],
                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+# A session of its own (setsid): out of the process group earnest kills.
+subprocess.Popen(["sh", "-c", f"sleep 2; echo late > {probe['late']}.setsid"],
+                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                 start_new_session=True)
 print(json.dumps(seen))
 print("Rule 1 (never merge on an unrun suite).")
 print(f"CHOICE: {first}")
@@ -288,8 +292,10 @@ def test_nothing_an_unconfined_agent_started_outlives_its_sample(
 ) -> None:
     _, seen = act_probe(tmp_path, world, "--confine", "none")
     assert seen["model"] == "pong"
-    time.sleep(4)  # the background writer sleeps 2 s after the agent exits
+    time.sleep(4)  # the background writers sleep 2 s after the agent exits
     assert not (tmp_path / "late.txt").exists(), "a background process outlived its sample"
+    # One that left the group with a session of its own was found by its environment.
+    assert not (tmp_path / "late.txt.setsid").exists(), "a setsid process outlived its sample"
 
 
 @pytest.mark.parametrize(

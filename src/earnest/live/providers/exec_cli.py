@@ -323,6 +323,7 @@ class ExecProvider:
         from earnest.live.act_transcripts import transcript_file
         from earnest.live.confine import resolve as resolve_confinement
         from earnest.live.confine import state_paths
+        from earnest.live.leftovers import kill_marked
         from earnest.live.netgate import Gate
         from earnest.live.sandbox import prepare
         from earnest.pressure.workspaces import copy_workspace, snapshot
@@ -381,14 +382,19 @@ class ExecProvider:
             started = time.perf_counter()
             try:
                 async with Gate(start.gate, start.ends):
-                    stdout, stderr, code = await run_child(
-                        start.argv,
-                        stdin_text,
-                        cwd=str(workspace),
-                        env=start.env,
-                        timeout=timeout,
-                        label=f"the agent {Path(argv[0]).name} (profile {self._profile.name})",
-                    )
+                    try:
+                        stdout, stderr, code = await run_child(
+                            start.argv,
+                            stdin_text,
+                            cwd=str(workspace),
+                            env=start.env,
+                            timeout=timeout,
+                            label=f"the agent {Path(argv[0]).name} (profile {self._profile.name})",
+                        )
+                    finally:
+                        # What left the child's process group (setsid) ends with the sample,
+                        # before its copy is read (earnest.live.leftovers).
+                        kill_marked(workspace)
             except ProviderError as exc:
                 # Crashed or timed out: what it did so far stays with the void sample.
                 exc.did = did_now(exc.raw)
