@@ -28,12 +28,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from earnest.errors import InputError
 from earnest.hooks.settings import (
     SettingsChange,
     _commit,
     default_command,
+    event_list,
     home_dir,
+    hooks_table,
     is_earnest_command,
     read_settings,
 )
@@ -72,24 +73,6 @@ def _handler(event: str, command: str) -> dict[str, Any]:
     return entry
 
 
-def _table(data: dict[str, Any], path: Path) -> dict[str, Any]:
-    hooks = data.get("hooks")
-    if hooks is None:
-        return {}
-    if not isinstance(hooks, dict):
-        raise InputError(path, "hooks", "must be a JSON object")
-    return hooks
-
-
-def _list(hooks: dict[str, Any], event: str, path: Path) -> list[Any]:
-    handlers = hooks.get(event)
-    if handlers is None:
-        return []
-    if not isinstance(handlers, list):
-        raise InputError(path, f"hooks.{event}", "must be a JSON array")
-    return handlers
-
-
 def _ours(handler: Any) -> bool:
     return isinstance(handler, dict) and is_earnest_command(handler.get("command"), CLI)
 
@@ -98,10 +81,10 @@ def install(path: Path, *, command: str | None = None) -> SettingsChange:
     """Add earnest's handlers to ``path`` (idempotent; everything else kept)."""
     command = command or default_command(CLI)
     data, existed = read_settings(path)
-    hooks = _table(data, path)
+    hooks = hooks_table(data, path)
     changed = False
     for event in EVENTS:
-        handlers = _list(hooks, event, path)
+        handlers = event_list(hooks, event, path)
         want = _handler(event, command)
         if any(_ours(h) for h in handlers):
             for i, handler in enumerate(handlers):
@@ -126,7 +109,7 @@ def uninstall(path: Path) -> SettingsChange:
     data, existed = read_settings(path)
     if not existed:
         return SettingsChange(CLI, path, False, (), "")
-    hooks = _table(data, path)
+    hooks = hooks_table(data, path)
     removed = 0
     touched: list[str] = []
     commands: list[str] = []

@@ -401,7 +401,8 @@ def _backup(path: Path) -> Path:
     return candidate
 
 
-def _hooks_table(data: dict[str, Any], path: Path) -> dict[str, Any]:
+def hooks_table(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    """The settings' ``hooks`` object ({} when absent); anything else is an error naming it."""
     hooks = data.get("hooks")
     if hooks is None:
         return {}
@@ -410,7 +411,8 @@ def _hooks_table(data: dict[str, Any], path: Path) -> dict[str, Any]:
     return hooks
 
 
-def _event_groups(hooks: dict[str, Any], event: str, path: Path) -> list[Any]:
+def event_list(hooks: dict[str, Any], event: str, path: Path) -> list[Any]:
+    """``hooks[event]`` ([] when absent); anything but a list is an error naming it."""
     groups = hooks.get(event)
     if groups is None:
         return []
@@ -446,7 +448,7 @@ def _install_flat(
     """Add or update our handler in each event's list of handlers (Copilot's shape)."""
     changed = False
     for event in spec.events:
-        handlers = _event_groups(hooks, event, path)
+        handlers = event_list(hooks, event, path)
         ours = [i for i, h in enumerate(handlers) if _ours(h, spec.cli)]
         for i in ours:
             if handlers[i] != want:
@@ -499,7 +501,7 @@ def install_hook(cli: str, path: Path, *, command: str | None = None) -> Setting
     spec = spec_for(cli)
     command = command or default_command(cli)
     data, existed = read_settings(path)
-    hooks = _hooks_table(data, path)
+    hooks = hooks_table(data, path)
     want = _handler(spec, command)
     changed = False
     for key, value in spec.top:
@@ -509,7 +511,7 @@ def install_hook(cli: str, path: Path, *, command: str | None = None) -> Setting
     if spec.flat:
         changed = _install_flat(spec, hooks, want, path) or changed
     for event in spec.events if not spec.flat else ():
-        groups = _event_groups(hooks, event, path)
+        groups = event_list(hooks, event, path)
         present = [h for g in groups for h in _handlers(g) if _ours(h, cli)]
         if present:
             # Already installed: bring our own entry up to date, leave everything else.
@@ -541,7 +543,7 @@ def uninstall_hook(cli: str, path: Path) -> SettingsChange:
     data, existed = read_settings(path)
     if not existed:
         return SettingsChange(cli, path, False, (), "")
-    hooks = _hooks_table(data, path)
+    hooks = hooks_table(data, path)
     removed = 0
     touched: list[str] = []
     commands: list[str] = []
@@ -594,7 +596,9 @@ __all__ = [
     "SettingsChange",
     "bootstrap_root",
     "default_command",
+    "event_list",
     "home_dir",
+    "hooks_table",
     "import_root",
     "install_hook",
     "is_earnest_command",
