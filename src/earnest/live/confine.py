@@ -51,6 +51,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from earnest.live.agentenv import pi_agent_dir, tilde
+
 MODES = ("auto", "bwrap", "none")
 
 SELF_CONFINED = frozenset({"codex"})
@@ -312,6 +314,12 @@ def state_paths(preset: str, home: Path, env: Mapping[str, str]) -> list[Path]:
         return [
             home / d / "opencode" for d in (".local/share", ".config", ".cache", ".local/state")
         ]
+    if preset == "pi":
+        # Its agent folder (models.json, settings, login, sessions/), and a session folder
+        # of the user's choosing when PI_CODING_AGENT_SESSION_DIR names one.
+        found = [pi_agent_dir(home, env)]
+        named = env.get("PI_CODING_AGENT_SESSION_DIR")
+        return found + ([tilde(named, home)] if named else [])
     return []
 
 
