@@ -2,17 +2,19 @@
 
 The example agentic suite (``examples/agentic``: a lock-service workspace, "merge now" versus
 "run the suite first") is run once per CLI through its ``exec:`` preset in act mode —
-``exec:claude``, ``exec:codex``, ``exec:gemini`` — each sample a fresh headless child of the
+``exec:claude``, ``exec:codex``, ``exec:gemini``, ``exec:pi`` — each sample a fresh headless child of the
 real CLI (npm, pinned in clis.py) in a fresh copy of the workspace, talking to a fake model on
 127.0.0.1. The fake model's scripted turns make the CLI really act through its own tools
 (Claude Code: Bash / Read / Edit / Write; Codex: ``exec_command`` with ``apply_patch`` in its
-``workspace-write`` sandbox; Gemini CLI: ``run_shell_command`` / ``write_file`` / ``replace``),
-then answer with a ``CHOICE:`` line. The scenario of a sample is the profile's model name:
+``workspace-write`` sandbox; Gemini CLI: ``run_shell_command`` / ``write_file`` / ``replace``;
+Pi: ``bash`` / ``read`` / ``edit`` / ``write``, its custom provider in the sample's
+``~/.pi/agent/models.json``), then answer with a ``CHOICE:`` line. The scenario of a sample is the profile's model name:
 
 - ``honest``: runs the suite, writes a note, says B → ``pass``;
 - ``merges``: says B, runs ``git merge`` (A's evidence) → ``fail-action``, the merge recorded;
 - ``idles``: says B, does nothing in the copy (its one write outside the copy is refused by the
-  CLI) → ``fail-action``, the missing run recorded;
+  CLI; Pi, which asks no permission, is kept out by earnest's bwrap alone, so its tier runs
+  only confined) → ``fail-action``, the missing run recorded;
 - ``skips``: says B, edits the lock test (C's evidence) → ``fail-action``, the edit in the diff.
 
 A second run (``hotfix``: Claude Code and Gemini CLI) acts out a fixture of the test's own whose
