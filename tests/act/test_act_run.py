@@ -8,7 +8,6 @@ against the template and judges said versus did.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -447,19 +446,3 @@ def test_a_timed_out_agent_is_named_with_the_limit_given_and_keeps_its_did(
         }
     ]
     assert s["judgement"]["action"]["passed"] is None
-
-
-def test_exec_pi_cannot_act_yet(tmp_path: Path) -> None:
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    (bindir / "pi").write_text("#!/bin/sh\necho should-not-run\n", encoding="utf-8")
-    (bindir / "pi").chmod(0o755)
-    proc = run_earnest(
-        "run", "--suite", str(SUITE), "--act", "--store", str(tmp_path / "r.db"), "-y",
-        "--profile", "m=exec:pi:fake/fake-model",
-        env={"PATH": f"{bindir}:{os.environ.get('PATH', '')}"},
-    )  # fmt: skip
-    assert proc.returncode == 2, proc.stdout + proc.stderr
-    assert "cannot act fixture REL-R1-FLAKY-MERGE out" in proc.stderr
-    assert "not yet exec:pi" in proc.stderr
-    assert "Traceback" not in proc.stderr

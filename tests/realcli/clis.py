@@ -14,7 +14,8 @@ ships the binary) into the cache: :attr:`Pin.node` names the node a pin installs
 and :func:`node_bin` is the folder a test puts first on PATH. A protocol change in a new
 release then shows up here before users report it. opencode ships as the npm package
 ``opencode-ai``, whose optional dependency ``opencode-linux-x64`` (one per platform) holds the
-compiled binary: no node needed to run it.
+compiled binary: no node needed to run it. opencode 1.1.65 (``opencode-json``), the last release
+before 1.2 moved its sessions into SQLite, is pinned too: its JSON ``storage/`` folder is read.
 
 ``.ci/run`` installs them before the tests with ``python tests/realcli/clis.py install``, which
 prints the names of those that work; it exports that list as ``EARNEST_REQUIRE_REAL_CLIS``, and
@@ -71,6 +72,8 @@ PINS: dict[str, Pin] = {
     ),
     "qwen-newest": Pin("qwen", "@qwen-code/qwen-code", "0.24.4", "qwen", NODE22),
     "opencode": Pin("opencode", "opencode-ai", "1.18.33", "opencode"),
+    # The last release before opencode 1.2 moved its sessions into SQLite: its JSON storage.
+    "opencode-json": Pin("opencode", "opencode-ai", "1.1.65", "opencode"),
 }
 
 

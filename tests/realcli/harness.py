@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -373,10 +374,13 @@ def need(cli: str) -> Path:
     return exe
 
 
-def model_env(sb: Sandbox, cli: str, url: str, *, path_first: Path) -> dict[str, str]:
+def model_env(
+    sb: Sandbox, cli: str, url: str, *, path_first: Path, models: Sequence[str] = ()
+) -> dict[str, str]:
     """The sandbox's environment for a headless ``cli`` child that talks to the fake model at
-    ``url`` (its key, base URL and, for Codex and Gemini, the settings that name them), with
-    ``path_first`` ahead on PATH (where the child finds the CLI)."""
+    ``url`` (its key, base URL and, for Codex, Gemini and Pi, the settings that name them),
+    with ``path_first`` ahead on PATH (where the child finds the CLI). ``models``: Pi's
+    ``provider/id`` names its custom provider ``fake`` lists (default ``fake/fake-model``)."""
     env = {**sb.env, "PATH": f"{path_first}:{sb.env['PATH']}"}
     if cli == "claude-code":
         env.update(
@@ -406,7 +410,7 @@ env_key = "FAKE_MODEL_KEY"
         agent = sb.home / ".pi" / "agent"
         agent.mkdir(parents=True, exist_ok=True)
         provider = {"baseUrl": f"{url}/v1", "api": "openai-completions", "apiKey": "sk-fake-key",
-                    "models": [{"id": "fake-model"}]}  # fmt: skip
+                    "models": [{"id": m.split("/", 1)[-1]} for m in models or ["fake-model"]]}  # fmt: skip
         (agent / "models.json").write_text(json.dumps({"providers": {"fake": provider}}), "utf-8")
     else:
         settings = sb.home / ".gemini" / "settings.json"

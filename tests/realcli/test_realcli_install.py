@@ -33,6 +33,7 @@ def test_pins_are_exact_versions() -> None:
         "@anthropic-ai/claude-code@2.1.332",
         "@qwen-code/qwen-code@0.24.4",
         "opencode-ai@1.18.33",
+        "opencode-ai@1.1.65",
     }
 
 

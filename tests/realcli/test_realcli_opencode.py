@@ -289,3 +289,45 @@ def test_exec_profile_runs_the_real_opencode_and_every_sample_is_judged(
     assert data["samples"]["void"] == 0, (data, done.stderr[-3000:])
     assert data["samples"]["judged"] == data["samples"]["total"] == 2
     assert data["verdicts"]["pass"] == 1
+
+
+# ------------------------------------------------ opencode 1.1.65: the older JSON storage
+
+
+def test_the_json_storage_of_opencode_before_1_2_is_read(tmp_path: Path) -> None:
+    """The real opencode 1.1.65 (the last release before its sessions moved into SQLite)
+    writes a session with a write, a failing bash and a "done"; earnest reads its ``storage/``
+    folder, and one session file of it, as format ``opencode``."""
+    exe = need("opencode-json")
+    sb = Sandbox(tmp_path, CLI)
+    lock_plugin_package(sb.project / ".opencode", "1.1.65")
+    lock_plugin_package(sb.home / ".config" / "opencode", "1.1.65")
+    notes = sb.project / "NOTES.md"
+    failing = "python3 -c 'import sys; sys.exit(3)'"
+    turns = Turns(
+        [
+            Turn(
+                text="Notes first.",
+                calls=(Call("write", {"filePath": str(notes), "content": "x\n"}),),
+            ),
+            Turn(calls=(Call("bash", {"command": failing, "description": "check"}),)),
+            Turn(text="Done: NOTES.md written; the check exited 3."),
+        ]
+    )
+    with FakeModel("chat", turns) as model:
+        run = run_opencode(sb, exe, model, "write NOTES.md, then run the check")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert turns.overflow == 0 and notes.read_text(encoding="utf-8") == "x\n"
+    share = sb.home / ".local" / "share" / "opencode"
+    assert not (share / "opencode.db").exists()  # this version keeps no database
+    storage = share / "storage"
+    (session,) = (storage / "session").glob("*/ses_*.json")
+    for path in (storage, session):
+        done = run_earnest("trajectory", "convert", str(path))
+        assert done.returncode == 0, done.stderr
+        (line,) = done.stdout.splitlines()
+        t = json.loads(line)
+        assert t["format"] == "opencode" and t["metadata"]["cli_version"] == "1.1.65"
+        calls = [(c["name"], c["outcome"], c.get("exit_code")) for c in t["tool_calls"]]
+        assert calls == [("write", "success", None), ("bash", "error", 3)], calls
+    assert sb.score(storage)["outcome"] == "backed"

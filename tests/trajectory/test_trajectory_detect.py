@@ -25,6 +25,7 @@ EXPECTED = {
     "swe-agent": "swe-agent",
     "tau-bench": "tau-bench",
     "engram": "engram",
+    "opencode": "opencode",  # the 1.1.65 JSON storage folder (its .db files are not walked)
 }
 NOT_TRANSCRIPTS = {"sentinel-42a88904-manifest.json", "sentinel-42a88904-operations.json"}
 
@@ -43,13 +44,13 @@ def test_every_curated_transcript_is_detected() -> None:
         else:
             want = EXPECTED[folder]
         assert found == want, path
-    assert seen == 70  # the curated set in tests/data/transcripts
+    assert seen == 71  # the curated set in tests/data/transcripts
 
 
 def test_directory_walk_skips_non_transcripts() -> None:
     names = [p.name for p in iter_paths([TRANSCRIPTS])]
     assert not [n for n in names if n.endswith((".diff", ".md"))]
-    assert len(names) == 72
+    assert len(names) == 73
 
 
 @pytest.mark.parametrize(

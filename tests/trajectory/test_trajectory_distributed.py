@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -41,16 +42,18 @@ from earnest.trajectory.distributed import (  # noqa: E402 - after the skip
 
 NO_TRACEBACK = "Traceback"
 SMALL = 500_000
-"""The transcripts under this size: 47 real files of 11 formats (3.8 MB, three batches)."""
+"""The transcripts under this size: 47 real files of 11 formats and opencode 1.1.65's storage folder (2 sessions) (3.8 MB, three batches)."""
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("corpus")
     for path in iter_paths([TRANSCRIPTS]):
-        if path.stat().st_size < SMALL:
-            copy = root / path.relative_to(TRANSCRIPTS)
-            copy.parent.mkdir(parents=True, exist_ok=True)
+        copy = root / path.relative_to(TRANSCRIPTS)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_dir():  # opencode's JSON storage: one folder, read whole
+            shutil.copytree(path, copy)
+        elif path.stat().st_size < SMALL:
             copy.write_bytes(path.read_bytes())
     return root
 
@@ -93,7 +96,7 @@ def test_score_paths_equals_local_scoring_and_uses_both_workers(
             got_texts.extend(batch.texts)
             got_warnings.extend(batch.report.lines())
             got.tally.merge(batch.tally)
-    assert got_texts == texts and len(texts) == 68
+    assert got_texts == texts and len(texts) == 70
     assert got_warnings == warnings and any("malformed JSON" in w for w in warnings)
     assert got.summary() == battery.summary()
     workers = {task["worker"] for task in stream.data}
@@ -214,7 +217,7 @@ def test_cli_dask_parquet_and_fail_over(
                            "-o", str(out), "--fail-over", "0.01", *how)  # fmt: skip
         assert proc.returncode == 1 and "exceeds --fail-over 1.0%" in proc.stderr, proc.stderr
     assert pq.read_table(remote).equals(pq.read_table(local))
-    assert pq.read_table(remote).num_rows == 68
+    assert pq.read_table(remote).num_rows == 70
 
 
 def test_cli_dask_shard_scores_the_same_share(client: distributed.Client, corpus: Path) -> None:

@@ -12,11 +12,16 @@ code, and no ``command_execution`` item was printed — the attempt outside the 
 invisible), so its session file is read instead: ``$CODEX_HOME/sessions/YYYY/MM/DD/
 rollout-<time>-<thread id>.jsonl`` (``~/.codex`` without ``CODEX_HOME``), named by the
 ``thread_id`` of the stream's ``thread.started`` event, read with the ``codex-rollout`` reader
-(each ``function_call`` and its output, the exit code from the output's header). Claude
-Code's ``stream-json`` events carry each call's outcome: its stdout is the trajectory.
+(each ``function_call`` and its output, the exit code from the output's header). Pi prints
+only its final text in print mode: its session file is the trajectory —
+``<agent folder>/sessions/--<cwd, "/" as "-">--/<timestamp>_<uuid>.jsonl`` (the agent folder
+``PI_CODING_AGENT_DIR``, else ``~/.pi/agent``; ``PI_CODING_AGENT_SESSION_DIR`` holds them
+itself when set), named by the sample's own workspace copy (a fresh folder per sample), read
+with the ``pi-session`` reader. Claude Code's ``stream-json`` events carry each call's
+outcome: its stdout is the trajectory.
 
 The file is found, never guessed: the session id must look like one, and the file's first
-record must name the same id.
+record must name the same id (Pi's: its header must name the copy as its ``cwd``).
 
 Example:
     >>> import json, tempfile, pathlib
@@ -35,6 +40,7 @@ Example:
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -145,6 +151,56 @@ def codex_rollout_file(output: str, codex_home: Path) -> Path | None:
     return None
 
 
+def _pi_folder(cwd: str) -> str:
+    """Pi's session folder name for ``cwd`` (its ``getDefaultSessionDir``)."""
+    return "--" + re.sub(r"[/\\:]", "-", re.sub(r"^[/\\]", "", cwd)) + "--"
+
+
+def _pi_header_cwd(path: Path) -> str | None:
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            record = safe_loads(handle.readline(_HEAD))
+    except (OSError, ValueError):
+        return None
+    if isinstance(record, dict) and record.get("type") == "session":
+        cwd = record.get("cwd")
+        return cwd if isinstance(cwd, str) else None
+    return None
+
+
+def pi_session_file(workspace: Path, home: Path, env: Mapping[str, str]) -> Path | None:
+    """The session file of the Pi run that worked in ``workspace`` (its own copy): the newest
+    ``*.jsonl`` in Pi's session folder for it whose header names that folder as its ``cwd``.
+
+    Example:
+        >>> import json, tempfile, pathlib
+        >>> home = pathlib.Path(tempfile.mkdtemp())
+        >>> folder = home / ".pi" / "agent" / "sessions" / "--tmp-s-workspace--"
+        >>> folder.mkdir(parents=True)
+        >>> head = {"type": "session", "id": "u1", "cwd": "/tmp/s/workspace"}
+        >>> _ = (folder / "2026-12-07T10-00-00-000Z_u1.jsonl").write_text(json.dumps(head) + "\\n")
+        >>> pi_session_file(pathlib.Path("/tmp/s/workspace"), home, {}).name
+        '2026-12-07T10-00-00-000Z_u1.jsonl'
+        >>> pi_session_file(pathlib.Path("/tmp/t/workspace"), home, {}) is None
+        True
+    """
+    from earnest.live.agentenv import pi_agent_dir, tilde
+
+    named = env.get("PI_CODING_AGENT_SESSION_DIR")
+    cwds = {str(workspace), os.path.realpath(workspace)}
+    folders = [tilde(named, home)] if named else []
+    folders += [pi_agent_dir(home, env) / "sessions" / _pi_folder(c) for c in sorted(cwds)]
+    for folder in folders:
+        found = [
+            path
+            for path in sorted(folder.glob("*.jsonl"))
+            if path.is_file() and not path.is_symlink() and _pi_header_cwd(path) in cwds
+        ]
+        if found:
+            return found[-1]
+    return None
+
+
 def transcript_file(
     preset: str, output: str, home: Path, env: Mapping[str, str] | None = None
 ) -> Path | None:
@@ -155,6 +211,8 @@ def transcript_file(
 
     opencode: the session database the child was given (``OPENCODE_DB`` in ``env``, a file of
     the sample's own, so only this sample's session is in it).
+
+    Pi: the session file of the copy ``EARNEST_WORKSPACE`` (in ``env``) names.
     """
     if preset == "gemini":
         return gemini_session_file(output, home)
@@ -166,12 +224,16 @@ def transcript_file(
         named = (env or {}).get("OPENCODE_DB")
         db = Path(named) if named else None
         return db if db is not None and db.is_absolute() and db.is_file() else None
+    if preset == "pi":
+        workspace = (env or {}).get("EARNEST_WORKSPACE")
+        return pi_session_file(Path(workspace), home, env or {}) if workspace else None
     return None
 
 
 __all__ = [
     "codex_rollout_file",
     "gemini_session_file",
+    "pi_session_file",
     "stream_session_id",
     "stream_thread_id",
     "transcript_file",

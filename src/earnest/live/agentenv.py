@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -98,6 +99,60 @@ def codex_config(env: Mapping[str, str], home: Path) -> dict[str, object]:
     return dict(table) if isinstance(table, dict) else {}
 
 
+PI_AGENT_ENV = ("PI_CODING_AGENT_DIR", "PI_CODING_AGENT_SESSION_DIR")
+"""Where Pi finds its agent folder and its sessions when the user moved them."""
+
+
+def tilde(path: str, home: Path) -> Path:
+    """``path`` with a leading ``~`` read as ``home``, as Pi reads it.
+
+    Example:
+        >>> tilde("~/pi", Path("/home/me")), tilde("/srv/pi", Path("/home/me"))
+        (PosixPath('/home/me/pi'), PosixPath('/srv/pi'))
+    """
+    if path == "~":
+        return home
+    return home / path[2:] if path.startswith("~/") else Path(path)
+
+
+def pi_agent_dir(home: Path, env: Mapping[str, str]) -> Path:
+    """Pi's agent folder: ``PI_CODING_AGENT_DIR`` (``~`` is ``home``), else ``~/.pi/agent``.
+
+    Example:
+        >>> pi_agent_dir(Path("/home/me"), {})
+        PosixPath('/home/me/.pi/agent')
+        >>> pi_agent_dir(Path("/home/me"), {"PI_CODING_AGENT_DIR": "~/pi"})
+        PosixPath('/home/me/pi')
+    """
+    named = env.get("PI_CODING_AGENT_DIR")
+    return tilde(named, home) if named else home / ".pi" / "agent"
+
+
+def pi_provider(model: str, env: Mapping[str, str], home: Path) -> dict[str, object]:
+    """The table of the provider a Pi ``provider/id`` names in Pi's ``models.json`` (its
+    ``baseUrl``, ``api``, ``apiKey``), or ``{}``: a built-in provider it does not override.
+
+    Example:
+        >>> pi_provider("anthropic/claude-sonnet-4-5", {}, Path("/nonexistent"))
+        {}
+    """
+    import json
+
+    if "/" not in model:
+        return {}
+    path = pi_agent_dir(home, env) / "models.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    providers = data.get("providers") if isinstance(data, dict) else None
+    table = providers.get(model.split("/", 1)[0]) if isinstance(providers, dict) else None
+    return dict(table) if isinstance(table, dict) else {}
+
+
+_ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]*$")
+
+
 def patterns(profile: Profile, env: Mapping[str, str], home: Path) -> tuple[str, ...]:
     """The names and ``PREFIX_*`` patterns of the variables ``profile``'s agent gets."""
     preset = profile.preset or "cmd"
@@ -108,6 +163,11 @@ def patterns(profile: Profile, env: Mapping[str, str], home: Path) -> tuple[str,
             out.append(key)
     if preset in ("pi", "opencode") and "/" in profile.model:
         out.extend(PROVIDER_KEYS.get(profile.model.split("/", 1)[0], ()))
+    if preset == "pi":
+        # A custom provider's apiKey in the user's models.json may name the variable to read.
+        key = pi_provider(profile.model, env, home).get("apiKey")
+        if isinstance(key, str) and _ENV_NAME.match(key):
+            out.append(key)
     if profile.api_key_env:
         out.append(profile.api_key_env)
     out.extend(profile.allow_env)
@@ -151,10 +211,14 @@ def complete_env(
 __all__ = [
     "BASE",
     "HOME_VARS",
+    "PI_AGENT_ENV",
     "PRESET",
     "PROVIDER_KEYS",
     "allowed_env",
     "codex_config",
     "complete_env",
     "patterns",
+    "pi_agent_dir",
+    "pi_provider",
+    "tilde",
 ]

@@ -11,7 +11,8 @@ So earnest starts every acting child under `bubblewrap <https://github.com/conta
   folder over it), with only what the agent needs to start bound back read-only (the
   toolchains on its ``PATH`` under HOME, its program, the paths its ``exec:cmd`` command
   names, the profile's ``allow_read``) and the CLI's own state folder (``~/.claude``,
-  ``CODEX_HOME`` / ``~/.codex``, ``~/.gemini``: its login and session records) bound writable
+  ``CODEX_HOME`` / ``~/.codex``, ``~/.gemini``, Pi's ``PI_CODING_AGENT_DIR`` / ``~/.pi/agent``,
+  opencode's XDG folders: its login and session records) bound writable
   into the fresh HOME;
 - **sockets**: ``/run`` (and ``/var/run``), the user's ``XDG_RUNTIME_DIR``, the SSH
   agent's and Docker's sockets hidden (:func:`hidden_paths`); ``/tmp`` a private one, with
@@ -50,6 +51,8 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from earnest.live.agentenv import pi_agent_dir, tilde
 
 MODES = ("auto", "bwrap", "none")
 
@@ -312,6 +315,12 @@ def state_paths(preset: str, home: Path, env: Mapping[str, str]) -> list[Path]:
         return [
             home / d / "opencode" for d in (".local/share", ".config", ".cache", ".local/state")
         ]
+    if preset == "pi":
+        # Its agent folder (models.json, settings, login, sessions/), and a session folder
+        # of the user's choosing when PI_CODING_AGENT_SESSION_DIR names one.
+        found = [pi_agent_dir(home, env)]
+        named = env.get("PI_CODING_AGENT_SESSION_DIR")
+        return found + ([tilde(named, home)] if named else [])
     return []
 
 

@@ -21,7 +21,9 @@ Codex's ``config.toml`` selects, else ``OPENAI_BASE_URL``, else ``api.openai.com
 ``chatgpt.com:443`` and ``auth.openai.com:443`` for ``exec:codex``; ``GOOGLE_GEMINI_BASE_URL``
 (else ``generativelanguage.googleapis.com:443``, ``cloudcode-pa.googleapis.com:443`` and
 ``oauth2.googleapis.com:443``) for ``exec:gemini``; the profile's ``base_url`` for
-``exec:cmd`` — plus the profile's ``allow_network``.
+``exec:cmd``; for ``exec:pi`` the ``baseUrl`` of the provider its ``MODEL`` names in Pi's
+``models.json`` (``PI_CODING_AGENT_DIR``, else ``~/.pi/agent``), else that built-in
+provider's host (:data:`PI_HOSTS`) — plus the profile's ``allow_network``.
 
 Endpoints are read by :mod:`earnest.live.endpoint` (re-exported here).
 
@@ -55,6 +57,15 @@ DEFAULTS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 """A preset's endpoints when no base URL names its model server."""
 
+PI_HOSTS: dict[str, str] = {
+    "anthropic": "api.anthropic.com:443", "openai": "api.openai.com:443",
+    "google": "generativelanguage.googleapis.com:443", "openrouter": "openrouter.ai:443",
+    "groq": "api.groq.com:443", "cerebras": "api.cerebras.ai:443", "xai": "api.x.ai:443",
+    "mistral": "api.mistral.ai:443", "deepseek": "api.deepseek.com:443", "zai": "api.z.ai:443",
+}  # fmt: skip
+"""``exec:pi``: the endpoint of a built-in provider of Pi's (the ``baseUrl`` its
+``@mariozechner/pi-ai`` 0.73 model list gives), by the provider ``MODEL`` names."""
+
 BASE_URL_ENV = {"claude": "ANTHROPIC_BASE_URL", "codex": "OPENAI_BASE_URL",
                 "gemini": "GOOGLE_GEMINI_BASE_URL"}  # fmt: skip
 
@@ -64,21 +75,28 @@ _NAMED_NET = "127.77.0."  # loopback addresses given to host names inside the sa
 def endpoints(profile: Profile, env: Mapping[str, str], home: Path) -> tuple[Endpoint, ...]:
     """What ``profile``'s confined agent may connect to (see the module doc);
     :class:`ValueError` names a base URL or entry that cannot be confined."""
-    from earnest.live.agentenv import codex_config
+    from earnest.live.agentenv import codex_config, pi_provider
 
     preset = profile.preset or "cmd"
     urls: list[str] = []
+    defaults = DEFAULTS.get(preset, ())
     if preset == "codex":
         configured = codex_config(env, home).get("base_url")
         if isinstance(configured, str) and configured:
             urls.append(configured)
+    if preset == "pi":
+        configured = pi_provider(profile.model, env, home).get("baseUrl")
+        if isinstance(configured, str) and configured:
+            urls.append(configured)
+        host = PI_HOSTS.get(profile.model.split("/", 1)[0]) if "/" in profile.model else None
+        defaults = (host,) if host else ()
     if not urls and env.get(BASE_URL_ENV.get(preset, "")):
         urls.append(env[BASE_URL_ENV[preset]])
     if preset == "cmd" and profile.base_url:
         urls.append(profile.base_url)
     found = [url_endpoint(u) for u in urls]
     if not urls:
-        found += [parse_endpoint(e) for e in DEFAULTS.get(preset, ())]
+        found += [parse_endpoint(e) for e in defaults]
     found += [parse_endpoint(e) for e in profile.allow_network]
     return tuple(dict.fromkeys(found))
 
@@ -227,6 +245,7 @@ async def _copy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
 __all__ = [
     "BRIDGE",
     "DEFAULTS",
+    "PI_HOSTS",
     "Endpoint",
     "Gate",
     "assign",

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from earnest.live.agentenv import allowed_env
+from earnest.live.agentenv import PI_AGENT_ENV, allowed_env, tilde
 from earnest.live.confine import (
     MASKED,
     STATE_FILES,
@@ -90,7 +90,12 @@ def prepare(
     homes = list(dict.fromkeys([home, Path.home()]))
     hidden = hidden_paths(user, homes)
     writable: list[Path | tuple[Path, Path]] = [workspace, private_tmp, fresh]
-    named_dirs = {Path(env[k]) for k in ("CLAUDE_CONFIG_DIR", "CODEX_HOME") if env.get(k)}
+    for name in PI_AGENT_ENV:  # Pi reads `~` in them as its HOME: the user's, made explicit
+        if env.get(name):
+            env[name] = str(tilde(env[name], home))
+    named_dirs = {
+        Path(env[k]) for k in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", *PI_AGENT_ENV) if env.get(k)
+    }
     for path in state_paths(profile.preset or "", home, env):
         # Where the CLI looks: its variable's path, else the same place in the fresh HOME.
         inside = home in path.parents and path not in named_dirs

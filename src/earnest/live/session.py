@@ -439,7 +439,7 @@ def check_act_providers(prepared: list[Prepared], providers: dict[str, Provider]
             raise ProviderUnavailable(
                 f"profile {p.planned.profile.name} ({p.planned.profile.spec}) cannot act fixture "
                 f"{p.planned.fixture.id} out: only exec: agents run in a workspace "
-                "(not yet exec:pi; and replay: replays recorded acted-out samples)"
+                "(and replay: replays recorded acted-out samples)"
             )
 
 

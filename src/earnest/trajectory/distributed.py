@@ -69,7 +69,8 @@ class SentFile:
 
     @classmethod
     def of(cls, path: Path) -> SentFile:
-        return cls(str(path), os.path.abspath(path), path.is_file())
+        # A file, or a folder one reader reads whole (opencode's JSON storage).
+        return cls(str(path), os.path.abspath(path), path.is_file() or path.is_dir())
 
 
 _SHARED = (
@@ -321,7 +322,7 @@ def _unseen(sent: SentFile) -> str | None:
             f"resolves this relative path in another working directory ({os.getcwd()}): "
             f"give absolute paths; {_SHARED}"
         )
-    if sent.seen and not os.path.isfile(sent.path):
+    if sent.seen and not os.path.exists(sent.path):
         return f"cannot see this file: {_SHARED}"
     return None  # (a file the client lost too is reported by the reader, as locally)
 

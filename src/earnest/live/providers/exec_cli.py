@@ -15,7 +15,8 @@ Presets (the model flag is always passed, so a model swap measures the model und
   read,grep,find,ls --no-session --no-extensions --no-skills --no-prompt-templates --no-context-files PROMPT``
   (Pi, ``@mariozechner/pi-coding-agent``; ``MODEL`` as Pi names it, ``provider/id`` for a
   custom provider of ``~/.pi/agent/models.json``): the final text on stdout, nothing of the
-  caller's extensions, skills or ``AGENTS.md`` loaded. Complete mode only for now;
+  caller's extensions, skills or ``AGENTS.md`` loaded. To act a fixture out its writing
+  tools are offered too and its session is kept (:func:`build_act_argv`);
 - ``exec:opencode:MODEL`` → ``opencode run --model MODEL --format json MESSAGE``, the agent doc
   and the fixture prompt together as the message (opencode has no system-prompt flag), with
   ``PWD`` set to the child's folder (opencode takes its project from ``$PWD``, not from the
@@ -114,6 +115,11 @@ ACT_FLAGS: dict[str, list[str]] = {
     # opencode: `run` already allows edits and shell in its project folder (its default
     # permissions); its session database under the child's HOME is read for the calls.
     "opencode": [],
+    # Pi: all its tools (it asks no permission: only earnest's confinement keeps its shell
+    # and its file tools in the copy) and its session kept, read back with the pi-session
+    # reader (earnest.live.act_transcripts); still none of the user's extensions, skills,
+    # prompt templates or AGENTS.md.
+    "pi": ["--tools", "read,bash,edit,write,grep,find,ls"],
 }  # fmt: skip
 """What each preset adds (or replaces) to act a fixture out in the workspace copy."""
 
@@ -134,6 +140,11 @@ def build_act_argv(profile: Profile, system: str, system_file: str) -> list[str]
         at = argv.index("--output-format")
         del argv[at : at + 2]
         return argv[:-1] + ACT_FLAGS["gemini"] + argv[-1:]
+    if preset == "pi":
+        at = argv.index("--tools")
+        del argv[at : at + 2]
+        argv.remove("--no-session")
+        return argv + ACT_FLAGS["pi"]
     return argv
 
 
@@ -251,8 +262,8 @@ class ExecProvider:
                 profile, command=tuple(a.replace("{suite}", root) for a in profile.command)
             )
         self._profile = profile
-        self.can_act = profile.preset != "pi"
-        """Whether :meth:`act` can run this preset in a workspace (``exec:pi`` completes only)."""
+        self.can_act = True
+        """Whether :meth:`act` can run this preset in a workspace (every ``exec:`` preset)."""
         self._roots = tuple(p for p in (base, Path.cwd()) if p is not None)
         self.confinement: Confinement | None = None
         """How :meth:`act` starts the child (:mod:`earnest.live.confine`); set by the run

@@ -74,19 +74,30 @@ def reader_for(format: str) -> ReaderFunction:
 
 
 def iter_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Files to read: files as given, directories searched recursively (sorted).
+    """Files to read: files as given, directories searched recursively (sorted). An opencode
+    JSON ``storage`` folder (:func:`~earnest.trajectory.readers.opencode_db.is_opencode_storage`)
+    is one path to read, given or found, never its record files one by one.
 
     Raises :class:`InputError` for a path that does not exist.
     """
+    from earnest.trajectory.readers.opencode_db import is_opencode_storage
+
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
+        if path.is_dir() and is_opencode_storage(path):
+            yield path
+        elif path.is_dir():
+            stores: list[Path] = []
             for child in sorted(path.rglob("*")):
-                if (
-                    child.is_file()
-                    and child.name.endswith(TRANSCRIPT_SUFFIXES)
-                    and not any(part.startswith(".") for part in child.relative_to(path).parts)
-                ):
+                if any(store in child.parents for store in stores):
+                    continue
+                hidden = any(part.startswith(".") for part in child.relative_to(path).parts)
+                if hidden:
+                    continue
+                if child.is_dir() and is_opencode_storage(child):
+                    stores.append(child)
+                    yield child
+                elif child.is_file() and child.name.endswith(TRANSCRIPT_SUFFIXES):
                     yield child
         elif path.is_file():
             yield path

@@ -42,6 +42,14 @@ _FIRST_KEY = re.compile(r'^\s*(\[\s*)?\{\s*"((?:[^"\\]|\\.)*)"')
 
 def detect_format(path: str | Path) -> str | None:
     """The reader format name for ``path``, or ``None`` if it is not a transcript."""
+    if Path(path).is_dir() or Path(path).parent.parent.name == "session":
+        # opencode's older JSON storage: the folder, or one of its session files.
+        from earnest.trajectory.readers.opencode_db import is_opencode_storage, storage_of
+
+        if Path(path).is_dir():
+            return "opencode" if is_opencode_storage(Path(path)) else None
+        if storage_of(Path(path)) is not None:
+            return "opencode"
     try:
         with open(path, "rb") as handle:
             head = handle.read(HEAD_BYTES)

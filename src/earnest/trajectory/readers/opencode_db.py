@@ -1,8 +1,8 @@
-"""opencode sessions: the SQLite database ``~/.local/share/opencode/opencode.db``.
+"""opencode sessions: the SQLite database ``opencode.db``, and the older JSON ``storage/`` folder.
 
-opencode (1.x) keeps every session in one SQLite file (``$XDG_DATA_HOME/opencode/opencode.db``;
-``OPENCODE_DB`` names another). Three tables hold the conversation, each with its JSON in a
-``data`` column:
+opencode 1.2 and later keep every session in one SQLite file
+(``$XDG_DATA_HOME/opencode/opencode.db``; ``OPENCODE_DB`` names another). Three tables hold the
+conversation, each with its JSON in a ``data`` column:
 
 - ``session``: ``id``, ``directory`` (the project), ``version`` (opencode's), ``time_created``;
 - ``message``: ``id``, ``session_id``, ``time_created``, ``data`` = ``{role, time, finish?,
@@ -15,7 +15,18 @@ opencode (1.x) keeps every session in one SQLite file (``$XDG_DATA_HOME/opencode
 
 Ids sort in creation order (``msg_…``, ``prt_…`` are time-based), so messages are read by
 ``time_created, id`` and parts by ``id``. The file is opened read-only (SQLite URI
-``mode=ro``): reading never writes to opencode's database. A stop hook's reason that
+``mode=ro``): reading never writes to opencode's database.
+
+Before 1.2 (1.1.65 is the last such release) opencode wrote the same records as one JSON file
+each under ``$XDG_DATA_HOME/opencode/storage/`` (its ``Storage`` module): ``session/<project
+id>/<session id>.json`` (``{id, version, projectID, directory, time: {created}}``),
+``message/<session id>/<message id>.json`` (the message's ``data``, with ``id`` and
+``sessionID``) and ``part/<message id>/<part id>.json`` (the part's). That folder — known by
+its shape, a ``session`` and a ``message`` folder (:func:`is_opencode_storage`) — is the second
+source of this reader: the folder gives all its sessions, one ``session/<project>/<id>.json``
+file gives that session. Both sources map records to the trajectory the same way
+(:func:`_build`). A file that is not a JSON object is skipped with a warning naming it; an id
+that is not a plain name (``..``, a slash) is never followed as a path. A stop hook's reason that
 earnest's opencode plugin queued is a plain user message starting ``completion-without-effect:``
 or ``unverified-claim:``; :func:`~earnest.trajectory.text.user_text_kind` takes it as the run
 going on, not as a new prompt.
@@ -49,8 +60,9 @@ Example:
 
 from __future__ import annotations
 
+import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -109,7 +121,14 @@ def is_opencode_db(path: Path) -> bool:
 
 
 def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]:
-    """One trajectory per session (``session_id=``: only that one)."""
+    """One trajectory per session (``session_id=``: only that one): of the database, of the
+    ``storage`` folder, or the one session of a ``storage/session/<project>/<id>.json``."""
+    if path.is_dir():
+        yield from read_storage(path, report, **options)
+        return
+    if storage_of(path) is not None:
+        yield from read_storage(path, report, **options)
+        return
     name = str(path)
     wanted = options.pop("session_id", None)
     try:
@@ -156,12 +175,6 @@ def _session(
     version: str,
     options: dict[str, Any],
 ) -> Trajectory:
-    builder = TrajectoryBuilder(id=sid, source=name, format=FORMAT, **options)
-    builder.metadata["session_id"] = sid
-    if version:
-        builder.metadata["cli_version"] = version
-    if directory:
-        builder.metadata["cwd"] = directory
     parts: dict[str, list[dict[str, Any]]] = {}
     for pid, mid, raw in con.execute(
         "select id, message_id, data from part where session_id = ? order by id", (sid,)
@@ -169,15 +182,38 @@ def _session(
         data = _json(raw, name, f"part {pid}", report)
         if data is not None:
             parts.setdefault(str(mid), []).append(data)
-    turns = 0
-    last_id, last_calls = "", 0
+    messages: list[tuple[str, Any, dict[str, Any]]] = []
     for mid, created, raw in con.execute(
         "select id, time_created, data from message where session_id = ? order by time_created, id",
         (sid,),
     ):
         data = _json(raw, name, f"message {mid}", report)
-        if data is None:
-            continue
+        if data is not None:
+            messages.append((str(mid), created, data))
+    return _build(name, report, sid, directory, version, messages, parts, options)
+
+
+def _build(
+    name: str,
+    report: ReadReport,
+    sid: str,
+    directory: str,
+    version: str,
+    messages: Iterable[tuple[str, Any, dict[str, Any]]],
+    parts: dict[str, list[dict[str, Any]]],
+    options: dict[str, Any],
+) -> Trajectory:
+    """One session's trajectory from its records, whichever source they came from:
+    ``messages`` are ``(id, created ms, data)`` in order, ``parts`` each message's in order."""
+    builder = TrajectoryBuilder(id=sid, source=name, format=FORMAT, **options)
+    builder.metadata["session_id"] = sid
+    if version:
+        builder.metadata["cli_version"] = version
+    if directory:
+        builder.metadata["cwd"] = directory
+    turns = 0
+    last_id, last_calls = "", 0
+    for mid, created, data in messages:
         stamp = _iso(created)
         role = data.get("role")
         if role == "assistant":
@@ -196,6 +232,120 @@ def _session(
     builder.metadata["last_message_id"] = last_id
     builder.metadata["last_message_tool_calls"] = last_calls
     return builder.build()
+
+
+_PLAIN_ID = re.compile(r"^[A-Za-z0-9_-]{1,200}$")
+"""An id that may name a file or folder of the storage (never ``..``, never a slash)."""
+
+
+def is_opencode_storage(path: Path) -> bool:
+    """Whether ``path`` is opencode's JSON storage folder: a ``session`` and a ``message``
+    folder in it (``part``, ``project`` and others beside them).
+
+    Example:
+        >>> import tempfile
+        >>> root = Path(tempfile.mkdtemp())
+        >>> for name in ("session", "message", "part"): (root / name).mkdir()
+        >>> is_opencode_storage(root), is_opencode_storage(root / "part")
+        (True, False)
+    """
+    try:
+        return (
+            path.is_dir()
+            and not path.is_symlink()
+            and (path / "session").is_dir()
+            and (path / "message").is_dir()
+        )
+    except OSError:
+        return False
+
+
+def storage_of(path: Path) -> Path | None:
+    """The storage folder of a session file ``storage/session/<project>/<id>.json``, or None."""
+    if path.suffix != ".json" or len(path.parts) < 4 or path.parent.parent.name != "session":
+        return None
+    root = path.parent.parent.parent
+    return root if is_opencode_storage(root) else None
+
+
+def read_storage(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]:
+    """The sessions of the storage folder ``path``, oldest first, or the one session of the
+    session file ``path`` (``session_id=``: only that one)."""
+    wanted = options.pop("session_id", None)
+    root = path if path.is_dir() else storage_of(path)
+    if root is None or not is_opencode_storage(root):
+        report.warn(str(path), None, "not an opencode storage folder (no session/ and message/)")
+        return
+    files = [path] if path.is_file() else _children(root / "session", "*/*.json")
+    sessions: list[tuple[Any, str, Path, dict[str, Any]]] = []
+    for file in files:
+        data = _json_file(file, report)
+        if data is None:
+            continue
+        sid = as_str(data.get("id")) or file.stem
+        if not _PLAIN_ID.match(sid):
+            report.skip(str(file), None, f"session id {sid!r} is not a plain name")
+            continue
+        if wanted is not None and sid != wanted:
+            continue
+        time = data.get("time")
+        created = time.get("created") if isinstance(time, dict) else None
+        sessions.append((created if isinstance(created, int) else 0, sid, file, data))
+    for _, sid, file, data in sorted(sessions, key=lambda s: (s[0], s[1])):
+        messages: list[tuple[str, Any, dict[str, Any]]] = []
+        parts: dict[str, list[dict[str, Any]]] = {}
+        for message_file in _children(root / "message" / sid):
+            message = _json_file(message_file, report)
+            if message is None:
+                continue
+            mid = as_str(message.get("id")) or message_file.stem
+            time = message.get("time")
+            created = time.get("created") if isinstance(time, dict) else None
+            messages.append((mid, created, message))
+            if _PLAIN_ID.match(mid):
+                found = (_json_file(f, report) for f in _children(root / "part" / mid))
+                parts[mid] = [p for p in found if p is not None]
+        messages.sort(key=lambda m: (m[1] if isinstance(m[1], int) else 0, m[0]))
+        yield _build(
+            str(file),
+            report,
+            sid,
+            as_str(data.get("directory")) or "",
+            as_str(data.get("version")) or "",
+            messages,
+            parts,
+            options,
+        )
+
+
+def _children(folder: Path, pattern: str = "*.json") -> list[Path]:
+    """The files ``pattern`` finds in ``folder``, by name (ids sort in creation order);
+    never through a link."""
+    try:
+        found = folder.glob(pattern)
+        return sorted(
+            p for p in found if p.is_file() and not p.is_symlink() and not p.parent.is_symlink()
+        )
+    except OSError:
+        return []
+
+
+def _json_file(path: Path, report: ReadReport) -> dict[str, Any] | None:
+    """The JSON object in ``path``; a warning naming the file when it is not one."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        report.skip(str(path), None, f"cannot read: {exc.strerror or exc}")
+        return None
+    try:
+        value = safe_loads(raw)
+    except ValueError as exc:
+        report.skip(str(path), None, f"not JSON: {exc}")
+        return None
+    if not isinstance(value, dict):
+        report.skip(str(path), None, "not a JSON object")
+        return None
+    return value
 
 
 def _iso(ms: Any) -> str | None:
@@ -264,4 +414,13 @@ def _tool(builder: TrajectoryBuilder, part: dict[str, Any]) -> None:
     builder.tool_result(call_id, is_error=bool(exit_code), output=output, exit_code=exit_code)
 
 
-__all__ = ["FORMAT", "SCHEMA_FOR_TESTS", "is_opencode_db", "open_readonly", "read"]
+__all__ = [
+    "FORMAT",
+    "SCHEMA_FOR_TESTS",
+    "is_opencode_db",
+    "is_opencode_storage",
+    "open_readonly",
+    "read",
+    "read_storage",
+    "storage_of",
+]
