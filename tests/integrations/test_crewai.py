@@ -18,6 +18,7 @@ import asyncio
 import ipaddress
 import os
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,12 @@ os.environ.update(
 )
 
 from crewai import LLM, Agent, Crew, Task  # noqa: E402
+from crewai.events import crewai_event_bus  # noqa: E402
+from crewai.events.base_events import BaseEvent  # noqa: E402
+from crewai.hooks import (  # noqa: E402
+    register_before_tool_call_hook,
+    unregister_before_tool_call_hook,
+)
 from crewai.tools import tool  # noqa: E402
 
 from earnest.integrations.crewai import EffectGateGuardrail  # noqa: E402
@@ -138,6 +145,40 @@ def test_crewai_task_guardrail(
     check(name, model, guardrail.run.verdicts, ws, result.raw)
     assert guardrail.run.request == scenario.request  # a retry is not a new run
     assert not guardrail.framework_budget_spent
+
+
+class Busy(BaseEvent):
+    type: str = "earnest_test_busy"
+
+
+def test_a_tool_event_still_in_the_pool_is_waited_for(
+    tmp_path: Path, guardrails: list[EffectGateGuardrail]
+) -> None:
+    """CrewAI hands each event to a pool of 10 threads: with all ten busy when the write ends,
+    the write's event is handled a second later, after the model's answer. The write still
+    counts: CrewAI 1.15's agent executor (a Flow) drains the pool when the agent finishes, and
+    the guardrail drains it again (``crewai_event_bus.flush()``) so as not to rely on that."""
+
+    def slow(source: Any, event: Any) -> None:
+        time.sleep(1.0)
+
+    def fill_the_pool(ctx: Any) -> None:
+        for _ in range(10):
+            crewai_event_bus.emit(None, Busy())
+
+    scenario = SCENARIOS["done_then_write"]
+    guardrail = new_guardrail(guardrails, tmp_path)
+    crewai_event_bus.on(Busy)(slow)
+    register_before_tool_call_hook(fill_the_pool)
+    try:
+        turns = Turns(scenario.turns[1:])  # the write, then "Created hello.py."
+        with FakeModel("chat", turns) as model:
+            result = make_crew(tmp_path, model.url, guardrail, scenario.request).kickoff()
+    finally:
+        unregister_before_tool_call_hook(fill_the_pool)
+        crewai_event_bus.off(Busy, slow)
+    assert [v.retry for v in guardrail.run.verdicts] == [False]
+    assert result.raw == "Created hello.py."
 
 
 def test_the_tasks_own_retry_budget_is_respected(

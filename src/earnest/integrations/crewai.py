@@ -16,8 +16,9 @@ description as the request. The task's tool calls come from CrewAI's event bus:
 ``ToolUsageFinishedEvent`` (one with a ``failure`` — the tool reported it did not succeed, or
 was unknown — is a failed call) and ``ToolUsageErrorEvent`` (the tool raised: a failed call,
 not an effect). CrewAI runs its event handlers in a thread pool, so at the final answer the
-guardrail first waits for them (``crewai_event_bus.flush()``) and records the calls in the
-order CrewAI emitted them. A RETRY returns ``(False, reason)``: CrewAI runs the agent again
+guardrail first waits for them (``crewai_event_bus.flush()``; CrewAI's agent executor does
+too when the agent finishes, this does not rely on it) and records the calls in the order
+CrewAI emitted them. A RETRY returns ``(False, reason)``: CrewAI runs the agent again
 with "Previous attempt failed validation: <reason>" in its prompt.
 
 Two budgets bound a run: the gate's ``max_downgrades`` and the task's
