@@ -249,6 +249,16 @@ def test_each_task_has_its_own_run(tmp_path: Path, guardrails: list[EffectGateGu
     assert result.raw == "Created b.txt." and (tmp_path / "b.txt").read_text() == "b\n"
 
 
+def test_outside_a_task_it_says_so(guardrails: list[EffectGateGuardrail]) -> None:
+    """Called with no task of its own started (an Agent's guardrail, say), it has no run and no
+    calls to judge by: an error that says what it is for, not a retry for nothing."""
+    from crewai.tasks.task_output import TaskOutput
+
+    output = TaskOutput(description="Create hello.py.", raw="Done.", agent="Developer")
+    with pytest.raises(RuntimeError, match=r"Task\(guardrail=gate.check\)"):
+        new_guardrail(guardrails, Path(".")).check(output)
+
+
 def test_switched_off_by_the_environment(
     tmp_path: Path, guardrails: list[EffectGateGuardrail]
 ) -> None:

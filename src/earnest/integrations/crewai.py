@@ -91,6 +91,9 @@ class EffectGateGuardrail:
 
     def check(self, output: TaskOutput) -> tuple[bool, Any]:
         """The guardrail: ``(True, output)``, or ``(False, earnest's reason)`` to retry."""
+        if self._task is None:  # e.g. an Agent's own guardrail: no run, no calls to judge by
+            raise RuntimeError("earnest's CrewAI guardrail judges a Task's output "
+                               "(Task(guardrail=gate.check)); none of its tasks has started")  # fmt: skip
         crewai_event_bus.flush()  # the handlers of the calls made so far have run
         with self._lock:
             events, self._events = self._events, []
