@@ -8,8 +8,9 @@ gives it a venv of its own (``.ci/run``); ``pip install 'earnest[crewai]'`` in a
 runs these.
 
 CrewAI phones home unless told not to (its telemetry, its tracing, PyPI for a newer version):
-its own switches are set below before it is imported, and every test fails if anything but
-127.0.0.1 was asked for.
+its own switches are set below before it is imported; while these tests run, every address
+but 127.0.0.1 is refused (CrewAI's background threads included), and each test fails if one
+was asked for. Its telemetry, which would export at exit, is checked to be off.
 """
 
 from __future__ import annotations
@@ -52,9 +53,10 @@ from crewai.tools import tool  # noqa: E402
 from earnest.integrations.crewai import EffectGateGuardrail  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[list[Any]]:
-    """Refuse (and remember) every connection and name lookup that is not 127.0.0.1."""
+@pytest.fixture(scope="module")
+def refused() -> Iterator[list[Any]]:
+    """Refuse (and remember) every connection and name lookup that is not 127.0.0.1, from
+    any thread, while this module's tests run."""
     asked: list[Any] = []
     connect, lookup = socket.socket.connect, socket.getaddrinfo
 
@@ -70,11 +72,25 @@ def offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[list[An
             raise socket.gaierror(f"no network in this test: {host}")
         return lookup(host, *args, **kwargs)
 
-    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
-    monkeypatch.setattr(socket, "getaddrinfo", guarded_lookup)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(socket.socket, "connect", guarded_connect)
+        patch.setattr(socket, "getaddrinfo", guarded_lookup)
+        yield asked
+
+
+@pytest.fixture(autouse=True)
+def offline(refused: list[Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
     monkeypatch.setenv("CREWAI_STORAGE_DIR", str(tmp_path / "crewai-storage"))
-    yield asked
+    yield
+    asked, refused[:] = list(refused), []
     assert asked == [], f"CrewAI asked for the network: {asked}"
+
+
+def test_crewai_telemetry_is_off() -> None:
+    from crewai.telemetry import Telemetry
+
+    assert Telemetry._is_telemetry_disabled()
+    assert not Telemetry().ready  # no exporter: nothing is sent at exit either
 
 
 def _loopback(host: Any) -> bool:
