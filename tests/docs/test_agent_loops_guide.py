@@ -30,7 +30,13 @@ FRAMEWORKS = {  # the import that names each example's framework → (package, w
     "from smolagents import": ("smolagents", "chat"),
     "from langgraph.graph import": ("langgraph", "chat"),
     "from strands import": ("strands", "chat"),
+    "from crewai import": ("crewai", "chat"),
 }
+OFFLINE = {  # what each framework needs told to stay off the network
+    "crewai": {"CREWAI_DISABLE_TELEMETRY": "true", "CREWAI_DISABLE_TRACKING": "true",
+               "CREWAI_TRACING_ENABLED": "false", "CREWAI_DISABLE_VERSION_CHECK": "true",
+               "OTEL_SDK_DISABLED": "true"},
+}  # fmt: skip
 
 
 def examples() -> list[Block]:
@@ -69,6 +75,7 @@ def test_framework_example_runs_against_a_fake_model(block: Block, tmp_path: Pat
     work, env = workspace(tmp_path)
     env.update(CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_TELEMETRY="1",
                DISABLE_AUTOUPDATER="1")  # fmt: skip
+    env.update(OFFLINE.get(package, {}))
     with FakeModel(api, turns) as model:
         code = block.code.split("\n", 1)[1].replace(OLLAMA, model.url)
         # Saved to a file and run, as a user would: smolagents' @tool reads its function's source.

@@ -23,6 +23,7 @@ FRAMEWORKS = {
     "smolagents": "smolagents",
     "langgraph": "langgraph",
     "strands": "strands",
+    "crewai": "crewai",
 }
 HELPERS = {"lc_messages": "langchain_core"}  # shared by two integrations; calls no gate itself
 

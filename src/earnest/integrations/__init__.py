@@ -18,6 +18,7 @@ module                    plug point
 ``.claude_agent_sdk``     an in-process ``Stop`` hook returning ``{"decision": "block"}``
 ``.smolagents``           a ``final_answer_checks`` function whose error the model reads
 ``.strands``              a hook provider setting ``AfterInvocationEvent.resume``
+``.crewai``               a task guardrail returning ``(False, reason)``
 ========================  ==================================================================
 
 Example:
