@@ -12,7 +12,8 @@ A scripted ``exec:cmd`` agent (written by the test) probes its world from inside
 - TCP: a listener on another port of 127.0.0.1, and the model endpoint (a fake HTTP server on
   127.0.0.1 that the profile's ``allow_network`` names: given by the user's own config file,
   or by ``--allow-network``, never by the suite);
-- a background process that writes a file 2 s after the agent exits.
+- background processes that write a file 2 s after the agent exits: one in its process
+  group, one in a session of its own, one double-forked with an empty environment.
 
 The paths it probes are in a file beside the agent (never on its command line, whose paths
 stay readable). Unconfined, the run says plainly what the agent can reach.
@@ -47,7 +48,7 @@ SECRETS = {
 KEY_TEXT = "-----BEGIN OPENSSH PRIVATE KEY-----\nplanted\n"
 
 PROBER = """\
-import json, os, re, socket, subprocess, sys, urllib.request
+import json, os, re, shlex, socket, subprocess, sys, urllib.request
 from pathlib import Path
 
 probe = json.loads((Path(__file__).parent / "probe.json").read_text())
@@ -92,6 +93,10 @@ subprocess.Popen(["sh", "-c", f"sleep 2; echo late > {probe['late']}"],
 subprocess.Popen(["sh", "-c", f"sleep 2; echo late > {probe['late']}.setsid"],
                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                  start_new_session=True)
+# And one that empties its environment too, double-forked (its parent shell exits at once).
+late = shlex.quote(probe["late"] + ".envi")
+subprocess.run(["sh", "-c", f"env -i setsid sh -c 'sleep 2; echo late > {late}' &"],
+               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 print(json.dumps(seen))
 print("Rule 1 (never merge on an unrun suite).")
 print(f"CHOICE: {first}")
@@ -294,8 +299,10 @@ def test_nothing_an_unconfined_agent_started_outlives_its_sample(
     assert seen["model"] == "pong"
     time.sleep(4)  # the background writers sleep 2 s after the agent exits
     assert not (tmp_path / "late.txt").exists(), "a background process outlived its sample"
-    # One that left the group with a session of its own was found by its environment.
+    # One that left the group with a session of its own, and one that also emptied its
+    # environment and lost its parent: both were the sample's reaper's (earnest.live.reaper).
     assert not (tmp_path / "late.txt.setsid").exists(), "a setsid process outlived its sample"
+    assert not (tmp_path / "late.txt.envi").exists(), "an env -i setsid process outlived it"
 
 
 @pytest.mark.parametrize(

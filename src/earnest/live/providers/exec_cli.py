@@ -323,7 +323,6 @@ class ExecProvider:
         from earnest.live.act_transcripts import transcript_file
         from earnest.live.confine import resolve as resolve_confinement
         from earnest.live.confine import state_paths
-        from earnest.live.leftovers import kill_marked
         from earnest.live.netgate import Gate
         from earnest.live.sandbox import prepare
         from earnest.pressure.workspaces import copy_workspace, snapshot
@@ -382,19 +381,18 @@ class ExecProvider:
             started = time.perf_counter()
             try:
                 async with Gate(start.gate, start.ends):
-                    try:
-                        stdout, stderr, code = await run_child(
-                            start.argv,
-                            stdin_text,
-                            cwd=str(workspace),
-                            env=start.env,
-                            timeout=timeout,
-                            label=f"the agent {Path(argv[0]).name} (profile {self._profile.name})",
-                        )
-                    finally:
-                        # What left the child's process group (setsid) ends with the sample,
-                        # before its copy is read (earnest.live.leftovers).
-                        kill_marked(workspace)
+                    # Unconfined, under a reaper: what the agent started, in its process
+                    # group or not (setsid, env -i), ends with the sample, before its copy is
+                    # read (earnest.live.reaper). Confined, bwrap's PID namespace does that.
+                    stdout, stderr, code = await run_child(
+                        start.argv,
+                        stdin_text,
+                        cwd=str(workspace),
+                        env=start.env,
+                        timeout=timeout,
+                        label=f"the agent {Path(argv[0]).name} (profile {self._profile.name})",
+                        reap=not confinement.confined,
+                    )
             except ProviderError as exc:
                 # Crashed or timed out: what it did so far stays with the void sample.
                 exc.did = did_now(exc.raw)
@@ -509,13 +507,22 @@ async def run_child(
     env: Mapping[str, str],
     timeout: float,
     label: str | None = None,
+    reap: bool = False,
 ) -> tuple[bytes, bytes, int]:
     """Run ``argv`` in its own process group; kill the whole group when the child exits (what
     it started in the background ends with its sample), on timeout or on cancellation.
 
+    ``reap``: run it under a reaper (:mod:`earnest.live.reaper`, Linux), which also kills what
+    left the group (a ``setsid`` daemon); on timeout or cancellation the reaper is asked
+    first (SIGTERM), then the group is killed.
+
     ``label`` names the child in the timeout's message (default: the program's name); a
     confined agent is started by ``bwrap``, and the message should name the agent. What the
     child wrote before it was killed is kept in the error's ``raw``."""
+    if reap:
+        from earnest.live.reaper import reaper_argv
+
+        argv = reaper_argv(argv)
     try:
         proc = await asyncio.create_subprocess_exec(
             *argv,
@@ -533,7 +540,7 @@ async def run_child(
     try:
         await asyncio.wait_for(asyncio.shield(proc.wait()), timeout)
     except TimeoutError:
-        await _kill_group(proc)
+        await _kill_group(proc, reap)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(asyncio.shield(talk), 5)
         await _settle(talk)
@@ -545,7 +552,7 @@ async def run_child(
             raw=b"".join(chunks).decode("utf-8", errors="replace"),
         ) from None
     except BaseException:
-        await _kill_group(proc)
+        await _kill_group(proc, reap)
         await _settle(talk)
         raise
     # The child is done: whatever it left running in its group (a server, a `sleep 5 &&
@@ -595,7 +602,13 @@ async def _settle(task: asyncio.Future[tuple[bytes, bytes]]) -> None:
         await task
 
 
-async def _kill_group(proc: asyncio.subprocess.Process) -> None:
+async def _kill_group(proc: asyncio.subprocess.Process, reaper: bool = False) -> None:
+    if reaper and proc.returncode is None:
+        # The reaper kills the whole tree, in the group or not, and exits (a few ms).
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGTERM)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(proc.wait()), 5)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError):
