@@ -24,19 +24,16 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import sys
-import threading
 import time
 import uuid
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.agentickit import merge_only_suite
-from tests.confinekit import need_bwrap
+from tests.confinekit import Listener, Pong, need_bwrap
 from tests.conftest import run_earnest
 from tests.serverkit import LocalServer
 
@@ -101,67 +98,6 @@ print(json.dumps(seen))
 print("Rule 1 (never merge on an unrun suite).")
 print(f"CHOICE: {first}")
 """
-
-
-class Listener:
-    """A real listener (Unix path or TCP port on 127.0.0.1) recording what it receives."""
-
-    def __init__(self, sock: socket.socket) -> None:
-        self.sock = sock
-        self.got: list[bytes] = []
-        sock.listen(8)
-        sock.settimeout(0.2)
-        self._stop = False
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-
-    @classmethod
-    def unix(cls, path: Path) -> Listener:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.bind(str(path))
-        return cls(sock)
-
-    @classmethod
-    def tcp(cls) -> Listener:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.bind(("127.0.0.1", 0))
-        return cls(sock)
-
-    @property
-    def port(self) -> int:
-        port: int = self.sock.getsockname()[1]
-        return port
-
-    def _serve(self) -> None:
-        while not self._stop:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                continue
-            conn.settimeout(2)
-            try:
-                self.got.append(conn.recv(4096) or b"(connected)")
-            except OSError:
-                self.got.append(b"(connected)")
-            conn.close()
-
-    def close(self) -> None:
-        self._stop = True
-        self._thread.join(2)
-        self.sock.close()
-
-
-class Pong(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        body = b"pong"
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        return None
 
 
 @pytest.fixture

@@ -4,7 +4,8 @@ An ``exec:`` child runs a command that a suite file may name (``exec:cmd``, ``co
 [...]``), and a suite comes from any pull request; an acted-out agent (``earnest run --act``)
 runs its own tools besides. Whatever is in a child's environment is in its reach: a
 ``GITHUB_TOKEN``, an ``AWS_SECRET_ACCESS_KEY``, the ``SSH_AUTH_SOCK`` of the user's agent. Only
-what the profile needs is passed on, in complete mode (:func:`complete_env`) as in act mode:
+what the profile needs is passed on, in complete mode as in act mode
+(:func:`earnest.live.sandbox.prepare` puts it together):
 
 - :data:`BASE` — what any program needs to run (``PATH``, the locale, the terminal type,
   the user's name and shell, the certificate bundles);
@@ -33,7 +34,6 @@ Example:
 from __future__ import annotations
 
 import fnmatch
-import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -76,8 +76,9 @@ PROVIDER_KEYS: dict[str, tuple[str, ...]] = {
 """The key a ``provider/model`` of ``exec:pi`` / ``exec:opencode`` is read with, by provider."""
 
 HOME_VARS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
-"""Where a CLI finds its own state under the user's HOME: passed on (with ``HOME``) to a
-child that runs in the user's HOME, never to a confined one (it gets a HOME of its own)."""
+"""Where a CLI finds its own state under the user's HOME: passed on (with ``HOME``) to an
+unconfined child, which runs in the user's HOME, never to a confined one (it gets a HOME of
+its own)."""
 
 
 def codex_config(env: Mapping[str, str], home: Path) -> dict[str, object]:
@@ -126,28 +127,6 @@ def allowed_env(
     return {k: v for k, v in env.items() if _matches(k, allowed)}
 
 
-def complete_env(
-    profile: Profile, own: Mapping[str, str], user_env: Mapping[str, str] | None = None
-) -> dict[str, str]:
-    """The environment of a child that completes a prompt (``earnest run`` without
-    ``--act``): the allow-list of :func:`allowed_env`, the user's ``HOME`` (and
-    :data:`HOME_VARS`, where the CLI keeps its login and settings), then earnest's ``own``.
-
-    Example:
-        >>> from earnest.live.profiles import parse_spec
-        >>> user = {"PATH": "/usr/bin", "HOME": "/home/me", "GITHUB_TOKEN": "ghp_x"}
-        >>> sorted(complete_env(parse_spec("x", "exec:cmd:agent"), {"EARNEST_MODEL": "agent"}, user))
-        ['EARNEST_MODEL', 'HOME', 'PATH']
-    """
-    user = os.environ if user_env is None else user_env
-    home = user.get("HOME") or str(Path.home())
-    env = allowed_env(profile, user, Path(home))
-    env.update({k: user[k] for k in HOME_VARS if user.get(k)})
-    env["HOME"] = home
-    env.update(own)
-    return env
-
-
 __all__ = [
     "BASE",
     "HOME_VARS",
@@ -155,6 +134,5 @@ __all__ = [
     "PROVIDER_KEYS",
     "allowed_env",
     "codex_config",
-    "complete_env",
     "patterns",
 ]
