@@ -99,6 +99,41 @@ def codex_config(env: Mapping[str, str], home: Path) -> dict[str, object]:
     return dict(table) if isinstance(table, dict) else {}
 
 
+def provider_base_url(preset: str, model: str, env: Mapping[str, str], home: Path) -> str:
+    """The base URL the custom provider ``MODEL`` names (``provider/id``) has in the CLI's own
+    config, or ``""``: for ``exec:pi`` its ``models.json`` (``PI_CODING_AGENT_DIR`` or
+    ``~/.pi/agent``: ``providers.<provider>.baseUrl``), for ``exec:opencode`` its
+    ``opencode.json`` (``OPENCODE_CONFIG``, else ``~/.config/opencode``:
+    ``provider.<provider>.options.baseURL``). Where its confined agent connects
+    (:func:`earnest.live.netgate.endpoints`), as Codex's ``config.toml`` says for Codex."""
+    from earnest.safejson import loads
+
+    if "/" not in model:
+        return ""
+    provider = model.split("/", 1)[0]
+    keys: tuple[str, ...]
+    if preset == "pi":
+        agent = Path(env.get("PI_CODING_AGENT_DIR") or home / ".pi" / "agent")
+        files, keys = [agent / "models.json"], ("providers", provider, "baseUrl")
+    elif preset == "opencode":
+        config = home / ".config" / "opencode"
+        files = [Path(env["OPENCODE_CONFIG"])] if env.get("OPENCODE_CONFIG") else []
+        files += [config / "opencode.json", config / "config.json"]
+        keys = ("provider", provider, "options", "baseURL")
+    else:
+        return ""
+    for file in files:
+        try:
+            value: object = loads(file.read_bytes())
+        except (OSError, ValueError):
+            continue
+        for key in keys:
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
 def patterns(profile: Profile, env: Mapping[str, str], home: Path) -> tuple[str, ...]:
     """The names and ``PREFIX_*`` patterns of the variables ``profile``'s agent gets."""
     preset = profile.preset or "cmd"
@@ -135,4 +170,5 @@ __all__ = [
     "allowed_env",
     "codex_config",
     "patterns",
+    "provider_base_url",
 ]

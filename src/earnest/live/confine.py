@@ -312,6 +312,8 @@ def state_paths(preset: str, home: Path, env: Mapping[str, str]) -> list[Path]:
         return [Path(env.get("CODEX_HOME") or home / ".codex")]
     if preset == "gemini":
         return [home / ".gemini"]
+    if preset == "pi":
+        return [Path(env.get("PI_CODING_AGENT_DIR") or home / ".pi" / "agent")]
     if preset == "opencode":
         return [
             home / d / "opencode" for d in (".local/share", ".config", ".cache", ".local/state")

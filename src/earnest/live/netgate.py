@@ -20,7 +20,9 @@ The endpoints (:func:`endpoints`): the model endpoint of the preset — ``ANTHRO
 Codex's ``config.toml`` selects, else ``OPENAI_BASE_URL``, else ``api.openai.com:443``,
 ``chatgpt.com:443`` and ``auth.openai.com:443`` for ``exec:codex``; ``GOOGLE_GEMINI_BASE_URL``
 (else ``generativelanguage.googleapis.com:443``, ``cloudcode-pa.googleapis.com:443`` and
-``oauth2.googleapis.com:443``) for ``exec:gemini``; the profile's ``base_url`` for
+``oauth2.googleapis.com:443``) for ``exec:gemini``; the base URL the CLI's own config gives
+the provider ``MODEL`` names for ``exec:pi`` and ``exec:opencode``
+(:func:`earnest.live.agentenv.provider_base_url`); the profile's ``base_url`` for
 ``exec:cmd`` — plus the profile's ``allow_network``.
 
 Endpoints are read by :mod:`earnest.live.endpoint` (re-exported here).
@@ -64,13 +66,17 @@ _NAMED_NET = "127.77.0."  # loopback addresses given to host names inside the sa
 def endpoints(profile: Profile, env: Mapping[str, str], home: Path) -> tuple[Endpoint, ...]:
     """What ``profile``'s confined agent may connect to (see the module doc);
     :class:`ValueError` names a base URL or entry that cannot be confined."""
-    from earnest.live.agentenv import codex_config
+    from earnest.live.agentenv import codex_config, provider_base_url
 
     preset = profile.preset or "cmd"
     urls: list[str] = []
     if preset == "codex":
         configured = codex_config(env, home).get("base_url")
         if isinstance(configured, str) and configured:
+            urls.append(configured)
+    if preset in ("pi", "opencode"):
+        configured = provider_base_url(preset, profile.model, env, home)
+        if configured:
             urls.append(configured)
     if not urls and env.get(BASE_URL_ENV.get(preset, "")):
         urls.append(env[BASE_URL_ENV[preset]])

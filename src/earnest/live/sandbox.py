@@ -97,7 +97,8 @@ def prepare(
     homes = list(dict.fromkeys([home, Path.home()]))
     hidden = hidden_paths(user, homes)
     writable: list[Path | tuple[Path, Path]] = [workspace, private_tmp, fresh]
-    named_dirs = {Path(env[k]) for k in ("CLAUDE_CONFIG_DIR", "CODEX_HOME") if env.get(k)}
+    named = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR")
+    named_dirs = {Path(env[k]) for k in named if env.get(k)}
     for path in state_paths(profile.preset or "", home, env):
         # Where the CLI looks: its variable's path, else the same place in the fresh HOME.
         inside = home in path.parents and path not in named_dirs
@@ -108,8 +109,10 @@ def prepare(
             continue
         path.mkdir(parents=True, exist_ok=True)  # as the CLI would: a bind needs a folder
         writable.append((path, dest))
-    named = _named_paths(argv[1:] if profile.preset == "cmd" else (), roots, homes)
-    extra = [*named, *(Path(p) for p in profile.allow_read), folder / "AGENT.md", gate]
+    named_args = _named_paths(argv[1:] if profile.preset == "cmd" else (), roots, homes)
+    extra = [*named_args, *(Path(p) for p in profile.allow_read), folder / "AGENT.md", gate]
+    if env.get("OPENCODE_CONFIG"):  # opencode's config file, wherever it is: read-only
+        extra.append(Path(env["OPENCODE_CONFIG"]))
     readable = readable_paths(argv[0] if argv else "", env, hidden, extra)
     ends = endpoints(profile, user, home)
     routed = assign(ends)
