@@ -185,3 +185,31 @@ def test_an_unconfined_completing_agent_is_said_so(tmp_path: Path, world: dict[s
     ), proc.stderr
     for words in ("every file you can", "~/.ssh", "every socket", "every network address"):
         assert words in proc.stderr, (words, proc.stderr)
+
+
+def test_pi_and_opencode_reach_the_base_url_their_own_config_gives(tmp_path: Path) -> None:
+    """What a confined ``exec:pi`` / ``exec:opencode`` child may connect to: the base URL its
+    CLI's config gives the provider its MODEL names (as Codex's config.toml does for Codex);
+    Pi's state folder is carried into its HOME."""
+    from earnest.live.confine import state_paths
+    from earnest.live.netgate import Endpoint, endpoints
+    from earnest.live.profiles import parse_spec
+
+    home = tmp_path / "home"
+    (home / ".pi" / "agent").mkdir(parents=True)
+    (home / ".pi" / "agent" / "models.json").write_text(
+        json.dumps({"providers": {"fake": {"baseUrl": "http://127.0.0.1:4321/v1"}}})
+    )
+    (home / ".config" / "opencode").mkdir(parents=True)
+    (home / ".config" / "opencode" / "opencode.json").write_text(
+        json.dumps({"provider": {"fake": {"options": {"baseURL": "https://llm.example.com/v1"}}}})
+    )
+    pi = parse_spec("p", "exec:pi:fake/fake-model")
+    assert endpoints(pi, {}, home) == (Endpoint("127.0.0.1", 4321),)
+    opencode = parse_spec("o", "exec:opencode:fake/fake-model")
+    assert endpoints(opencode, {}, home) == (Endpoint("llm.example.com", 443),)
+    # Another provider, or no config: nothing but what the user allows.
+    assert endpoints(parse_spec("p", "exec:pi:other/m"), {}, home) == ()
+    assert endpoints(pi, {}, tmp_path / "nobody") == ()
+    assert state_paths("pi", home, {}) == [home / ".pi" / "agent"]
+    assert state_paths("pi", home, {"PI_CODING_AGENT_DIR": "/srv/pi"}) == [Path("/srv/pi")]
