@@ -12,7 +12,8 @@ A scripted ``exec:cmd`` agent (written by the test) probes its world from inside
 - TCP: a listener on another port of 127.0.0.1, and the model endpoint (a fake HTTP server on
   127.0.0.1 that the profile's ``allow_network`` names: given by the user's own config file,
   or by ``--allow-network``, never by the suite);
-- a background process that writes a file 2 s after the agent exits.
+- background processes that write a file 2 s after the agent exits: one in its process
+  group, one in a session of its own, one double-forked with an empty environment.
 
 The paths it probes are in a file beside the agent (never on its command line, whose paths
 stay readable). Unconfined, the run says plainly what the agent can reach.
@@ -23,19 +24,16 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import sys
-import threading
 import time
 import uuid
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.agentickit import merge_only_suite
-from tests.confinekit import need_bwrap
+from tests.confinekit import Listener, Pong, need_bwrap
 from tests.conftest import run_earnest
 from tests.serverkit import LocalServer
 
@@ -47,7 +45,7 @@ SECRETS = {
 KEY_TEXT = "-----BEGIN OPENSSH PRIVATE KEY-----\nplanted\n"
 
 PROBER = """\
-import json, os, re, socket, subprocess, sys, urllib.request
+import json, os, re, shlex, socket, subprocess, sys, urllib.request
 from pathlib import Path
 
 probe = json.loads((Path(__file__).parent / "probe.json").read_text())
@@ -92,71 +90,14 @@ subprocess.Popen(["sh", "-c", f"sleep 2; echo late > {probe['late']}"],
 subprocess.Popen(["sh", "-c", f"sleep 2; echo late > {probe['late']}.setsid"],
                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                  start_new_session=True)
+# And one that empties its environment too, double-forked (its parent shell exits at once).
+late = shlex.quote(probe["late"] + ".envi")
+subprocess.run(["sh", "-c", f"env -i setsid sh -c 'sleep 2; echo late > {late}' &"],
+               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 print(json.dumps(seen))
 print("Rule 1 (never merge on an unrun suite).")
 print(f"CHOICE: {first}")
 """
-
-
-class Listener:
-    """A real listener (Unix path or TCP port on 127.0.0.1) recording what it receives."""
-
-    def __init__(self, sock: socket.socket) -> None:
-        self.sock = sock
-        self.got: list[bytes] = []
-        sock.listen(8)
-        sock.settimeout(0.2)
-        self._stop = False
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-
-    @classmethod
-    def unix(cls, path: Path) -> Listener:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.bind(str(path))
-        return cls(sock)
-
-    @classmethod
-    def tcp(cls) -> Listener:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.bind(("127.0.0.1", 0))
-        return cls(sock)
-
-    @property
-    def port(self) -> int:
-        port: int = self.sock.getsockname()[1]
-        return port
-
-    def _serve(self) -> None:
-        while not self._stop:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                continue
-            conn.settimeout(2)
-            try:
-                self.got.append(conn.recv(4096) or b"(connected)")
-            except OSError:
-                self.got.append(b"(connected)")
-            conn.close()
-
-    def close(self) -> None:
-        self._stop = True
-        self._thread.join(2)
-        self.sock.close()
-
-
-class Pong(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        body = b"pong"
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        return None
 
 
 @pytest.fixture
@@ -294,8 +235,10 @@ def test_nothing_an_unconfined_agent_started_outlives_its_sample(
     assert seen["model"] == "pong"
     time.sleep(4)  # the background writers sleep 2 s after the agent exits
     assert not (tmp_path / "late.txt").exists(), "a background process outlived its sample"
-    # One that left the group with a session of its own was found by its environment.
+    # One that left the group with a session of its own, and one that also emptied its
+    # environment and lost its parent: both were the sample's reaper's (earnest.live.reaper).
     assert not (tmp_path / "late.txt.setsid").exists(), "a setsid process outlived its sample"
+    assert not (tmp_path / "late.txt.envi").exists(), "an env -i setsid process outlived it"
 
 
 @pytest.mark.parametrize(

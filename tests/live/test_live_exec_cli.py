@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from earnest.live.confine import Confinement
 from earnest.live.profiles import parse_spec
 from earnest.live.providers import ProviderError, ProviderUnavailable, make_provider
 from earnest.live.providers.exec_cli import (
@@ -70,6 +71,9 @@ def provider(spec: str) -> ExecProvider:
     # user's --allow-env gives (a child gets nothing of the environment it is not given).
     prov = make_provider(replace(parse_spec("agent", spec), allow_env=("RECORD", "PIDS")))
     assert isinstance(prov, ExecProvider)
+    # The child's mechanics, unconfined (it records outside its folder); what a confined one
+    # reaches: test_live_exec_confined.
+    prov.confinement = Confinement("none", why='turned off (confine = "none")')
     return prov
 
 

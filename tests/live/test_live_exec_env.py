@@ -4,7 +4,8 @@ A suite file comes from any pull request, and its profile may name a command (``
 [...]``). In a plain ``earnest run`` (no ``--act``) that command ran with every variable of
 the user's environment: a ``GITHUB_TOKEN``, an ``OPENAI_API_KEY``, the SSH agent's socket.
 Now it gets what any program needs, the user's ``HOME``, earnest's own variables and what the
-user granted (``--allow-env``, their own config), as an acting agent does.
+user granted (``--allow-env``, their own config), as an acting agent does. These run unconfined (the command records what it saw in the suite
+folder); confined, it gets a HOME of its own too: test_live_exec_confined.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from pathlib import Path
 from live_suite import write_suite
 
 from conftest import run_earnest
-from earnest.live.agentenv import allowed_env, complete_env
+from earnest.live.agentenv import allowed_env
+from earnest.live.confine import Confinement
 from earnest.live.profiles import parse_spec
+from earnest.live.sandbox import prepare
 
 SECRETS = {
     "GITHUB_TOKEN": "ghp_fake000000000000000000000000000000000",
@@ -56,7 +59,8 @@ def _seen(suite: Path) -> list[dict[str, str]]:
 def _run(suite: Path, tmp_path: Path, *args: str, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
     return run_earnest(
         "run", "--suite", str(suite), "--store", str(tmp_path / "runs.db"), "-y",
-        "--arms", "rule", "--samples", "1", *args, env={**SECRETS, **(env or {})},
+        "--arms", "rule", "--samples", "1", "--confine", "none", *args,
+        env={**SECRETS, **(env or {})},
     )  # fmt: skip
 
 
@@ -93,7 +97,8 @@ def test_the_users_own_grants_reach_the_command(tmp_path: Path) -> None:
         assert "GITHUB_TOKEN" not in env
 
 
-def test_each_preset_keeps_what_it_needs_to_reach_its_model() -> None:
+def test_each_preset_keeps_what_it_needs_to_reach_its_model(tmp_path: Path) -> None:
+    """Unconfined (it runs in the user's HOME, which keeps its XDG_* folders)."""
     user = {**SECRETS, "PATH": "/usr/bin", "HOME": "/home/me", "XDG_CONFIG_HOME": "/home/me/c",
             "ANTHROPIC_API_KEY": "a", "ANTHROPIC_BASE_URL": "u", "CODEX_HOME": "/c",
             "GEMINI_API_KEY": "g", "GOOGLE_GEMINI_BASE_URL": "gu", "OPENROUTER_API_KEY": "o",
@@ -101,9 +106,12 @@ def test_each_preset_keeps_what_it_needs_to_reach_its_model() -> None:
     own = {"EARNEST_MODEL": "m"}
 
     def names(spec: str) -> set[str]:
-        env = complete_env(parse_spec("p", spec), own, user)
+        start = prepare(parse_spec("p", spec), ["x"], Confinement("none"), tmp_path, own,
+                        user_env=user)  # fmt: skip
+        env = start.env
         assert env["HOME"] == "/home/me" and env["XDG_CONFIG_HOME"] == "/home/me/c", spec
-        return set(env) - {"PATH", "HOME", "XDG_CONFIG_HOME", "EARNEST_MODEL"}
+        return set(env) - {"PATH", "HOME", "XDG_CONFIG_HOME", "EARNEST_MODEL", "TMPDIR",
+                           "TMP", "TEMP"}  # fmt: skip
 
     assert names("exec:claude:sonnet") == {"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"}
     assert names("exec:gemini:gemini-2.5-pro") == {"GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL"}

@@ -4,7 +4,8 @@ An ``exec:`` child runs a command that a suite file may name (``exec:cmd``, ``co
 [...]``), and a suite comes from any pull request; an acted-out agent (``earnest run --act``)
 runs its own tools besides. Whatever is in a child's environment is in its reach: a
 ``GITHUB_TOKEN``, an ``AWS_SECRET_ACCESS_KEY``, the ``SSH_AUTH_SOCK`` of the user's agent. Only
-what the profile needs is passed on, in complete mode (:func:`complete_env`) as in act mode:
+what the profile needs is passed on, in complete mode as in act mode
+(:func:`earnest.live.sandbox.prepare` puts it together):
 
 - :data:`BASE` — what any program needs to run (``PATH``, the locale, the terminal type,
   the user's name and shell, the certificate bundles);
@@ -33,7 +34,6 @@ Example:
 from __future__ import annotations
 
 import fnmatch
-import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -77,8 +77,9 @@ PROVIDER_KEYS: dict[str, tuple[str, ...]] = {
 """The key a ``provider/model`` of ``exec:pi`` / ``exec:opencode`` is read with, by provider."""
 
 HOME_VARS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
-"""Where a CLI finds its own state under the user's HOME: passed on (with ``HOME``) to a
-child that runs in the user's HOME, never to a confined one (it gets a HOME of its own)."""
+"""Where a CLI finds its own state under the user's HOME: passed on (with ``HOME``) to an
+unconfined child, which runs in the user's HOME, never to a confined one (it gets a HOME of
+its own)."""
 
 
 def codex_config(env: Mapping[str, str], home: Path) -> dict[str, object]:
@@ -153,6 +154,41 @@ def pi_provider(model: str, env: Mapping[str, str], home: Path) -> dict[str, obj
 _ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]*$")
 
 
+def provider_base_url(preset: str, model: str, env: Mapping[str, str], home: Path) -> str:
+    """The base URL the custom provider ``MODEL`` names (``provider/id``) has in the CLI's own
+    config, or ``""``: for ``exec:pi`` its ``models.json`` (``PI_CODING_AGENT_DIR`` or
+    ``~/.pi/agent``: ``providers.<provider>.baseUrl``), for ``exec:opencode`` its
+    ``opencode.json`` (``OPENCODE_CONFIG``, else ``~/.config/opencode``:
+    ``provider.<provider>.options.baseURL``). Where its confined agent connects
+    (:func:`earnest.live.netgate.endpoints`), as Codex's ``config.toml`` says for Codex."""
+    from earnest.safejson import loads
+
+    if "/" not in model:
+        return ""
+    provider = model.split("/", 1)[0]
+    keys: tuple[str, ...]
+    if preset == "pi":
+        url = pi_provider(model, env, home).get("baseUrl")
+        return url if isinstance(url, str) else ""
+    if preset == "opencode":
+        config = home / ".config" / "opencode"
+        files = [Path(env["OPENCODE_CONFIG"])] if env.get("OPENCODE_CONFIG") else []
+        files += [config / "opencode.json", config / "config.json"]
+        keys = ("provider", provider, "options", "baseURL")
+    else:
+        return ""
+    for file in files:
+        try:
+            value: object = loads(file.read_bytes())
+        except (OSError, ValueError):
+            continue
+        for key in keys:
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
 def patterns(profile: Profile, env: Mapping[str, str], home: Path) -> tuple[str, ...]:
     """The names and ``PREFIX_*`` patterns of the variables ``profile``'s agent gets."""
     preset = profile.preset or "cmd"
@@ -186,28 +222,6 @@ def allowed_env(
     return {k: v for k, v in env.items() if _matches(k, allowed)}
 
 
-def complete_env(
-    profile: Profile, own: Mapping[str, str], user_env: Mapping[str, str] | None = None
-) -> dict[str, str]:
-    """The environment of a child that completes a prompt (``earnest run`` without
-    ``--act``): the allow-list of :func:`allowed_env`, the user's ``HOME`` (and
-    :data:`HOME_VARS`, where the CLI keeps its login and settings), then earnest's ``own``.
-
-    Example:
-        >>> from earnest.live.profiles import parse_spec
-        >>> user = {"PATH": "/usr/bin", "HOME": "/home/me", "GITHUB_TOKEN": "ghp_x"}
-        >>> sorted(complete_env(parse_spec("x", "exec:cmd:agent"), {"EARNEST_MODEL": "agent"}, user))
-        ['EARNEST_MODEL', 'HOME', 'PATH']
-    """
-    user = os.environ if user_env is None else user_env
-    home = user.get("HOME") or str(Path.home())
-    env = allowed_env(profile, user, Path(home))
-    env.update({k: user[k] for k in HOME_VARS if user.get(k)})
-    env["HOME"] = home
-    env.update(own)
-    return env
-
-
 __all__ = [
     "BASE",
     "HOME_VARS",
@@ -216,9 +230,9 @@ __all__ = [
     "PROVIDER_KEYS",
     "allowed_env",
     "codex_config",
-    "complete_env",
     "patterns",
     "pi_agent_dir",
     "pi_provider",
+    "provider_base_url",
     "tilde",
 ]

@@ -15,7 +15,7 @@ fixtures = ["PRS-R08"]        # a subset (default: all)
 act = false                   # act agentic fixtures out in their workspace (--act)
 batch = false                 # send every sample through the provider's batch API (--batch)
 batch_poll = 30               # seconds between polls of a submitted batch (--batch-poll)
-confine = "auto"              # acting agents under bubblewrap: "auto" or "bwrap" ("none": yours only)
+confine = "auto"              # exec: agents under bubblewrap: "auto" or "bwrap" ("none": yours only)
 
 [live.prices]                 # USD per million tokens, by model family
 "gpt-4o-mini" = { input = 0.15, output = 0.6 }
@@ -90,7 +90,7 @@ class LiveConfig:
     batch_poll: float = 30.0
     """Seconds between polls of a submitted batch."""
     confine: str = "auto"
-    """How acting children are kept in their copy (:mod:`earnest.live.confine`)."""
+    """How ``exec:`` children are confined, acting or completing (:mod:`earnest.live.confine`)."""
 
     def profile(self, name: str) -> Profile | None:
         return next((p for p in self.profiles if p.name == name), None)

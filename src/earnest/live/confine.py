@@ -166,7 +166,7 @@ def tmp_entries(
     suite's folder and the one earnest runs from, its program and the toolchains on its
     ``PATH``, the paths its command names, the profile's ``allow_read``) and ``keep``, its own
     sample folder; never :data:`TMP_HIDDEN` (socket folders) nor another sample's
-    ``earnest-act-*`` folder. The rest of the host's ``/tmp`` (other programs' files, other
+    folder (``earnest-act-*``, ``earnest-exec-*``). The rest of the host's ``/tmp`` (other programs' files, other
     users' sessions) stays out of sight, and a busy ``/tmp`` costs a bind or two, not one per
     entry (bwrap took minutes to start with 1,800). What the agent writes in ``/tmp`` itself
     stays in its private ``/tmp`` (Codex makes its sandbox's folders there), and is gone with
@@ -188,13 +188,17 @@ def tmp_entries(
         top = base / real.relative_to(base).parts[0]
         if any(fnmatch.fnmatchcase(top.name, p) for p in TMP_HIDDEN):
             continue
-        if top.name.startswith("earnest-act-") and (
+        if top.name.startswith(SAMPLE_PREFIXES) and (
             keep is None or top != Path(os.path.realpath(keep))
         ):
             continue
         out.append(root / top.name)
     return sorted(dict.fromkeys(out))
 
+
+SAMPLE_PREFIXES = ("earnest-act-", "earnest-exec-")
+"""The names of the sample folders earnest makes (an acting one, a completing one): another
+sample's folder is never bound into a confined agent's ``/tmp``."""
 
 SOCKET_PLACES = ("/run", "/var/run", "/tmp/.X11-unix", "/tmp/.ICE-unix", "/tmp/.font-unix")
 """Folders of host sockets hidden from a confined agent (with :func:`hidden_paths`' others)."""
@@ -358,9 +362,18 @@ def resolve(mode: str) -> Confinement:
     return Confinement("none", why=why)
 
 
-def unconfined_warning(confinement: Confinement, profiles: Mapping[str, str]) -> str | None:
-    """What an unconfined act run says about its agents (``name → preset``): why it is not
-    confined and what the agents can reach; ``None`` when it is confined."""
+def unconfined_warning(
+    confinement: Confinement, profiles: Mapping[str, str], *, act: bool = True
+) -> str | None:
+    """What an unconfined run says about its ``exec:`` agents (``name → preset``): why they
+    are not confined and what they can reach; ``None`` when they are confined. ``act``: some
+    of them act fixtures out (``--act``), else they only complete prompts.
+
+    Example:
+        >>> print(unconfined_warning(Confinement("none", why="turned off"), {"x": "cmd"},
+        ...                          act=False)[:60])
+        the exec: agents are unconfined (confine = "none"): the agen
+    """
     if confinement.confined:
         return None
     names = ", ".join(sorted(profiles))
@@ -369,15 +382,15 @@ def unconfined_warning(confinement: Confinement, profiles: Mapping[str, str]) ->
         "through their shell tools, connect to every socket (the SSH agent, Docker) and "
         "every network address; only their environment is still the allow-list"
     )
+    subject = "act mode is" if act else "the exec: agents are"
     if confinement.why.startswith("turned off"):
-        return (
-            f'act mode is unconfined (confine = "none"): the agents of {names} run as you: {reach}'
-        )
+        return f'{subject} unconfined (confine = "none"): the agents of {names} run as you: {reach}'
     loose = sorted(name for name, preset in profiles.items() if preset not in SELF_CONFINED)
     if not loose:
         return None
+    where = "to the workspace copies" if act else "to their own folders"
     return (
-        f"act mode is NOT confined to the workspace copies ({confinement.why}): the shell "
+        f"{subject} NOT confined {where} ({confinement.why}): the shell "
         f"tools of {', '.join(loose)} can write anywhere you can, and {reach}. Install "
         "bubblewrap, or pass --confine none to accept this (--confine bwrap refuses to start "
         "without it)"
@@ -387,6 +400,7 @@ def unconfined_warning(confinement: Confinement, profiles: Mapping[str, str]) ->
 __all__ = [
     "MASKED",
     "MODES",
+    "SAMPLE_PREFIXES",
     "SELF_CONFINED",
     "SOCKET_PLACES",
     "STATE_FILES",

@@ -1,4 +1,7 @@
-"""How an acting agent is started: its argv, environment and network, confined or not.
+"""How an ``exec:`` agent is started: its argv, environment and network, confined or not.
+
+The same for an acting agent (``earnest run --act``, its folder holding the workspace copy)
+and a completing one (its folder holding an empty working folder).
 
 :func:`prepare` puts together what :mod:`earnest.live.confine` (files, sockets),
 :mod:`earnest.live.agentenv` (environment) and :mod:`earnest.live.netgate` (network) decide
@@ -27,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from earnest.live.agentenv import PI_AGENT_ENV, allowed_env, tilde
+from earnest.live.agentenv import HOME_VARS, PI_AGENT_ENV, allowed_env, tilde
 from earnest.live.confine import (
     MASKED,
     STATE_FILES,
@@ -68,11 +71,13 @@ def prepare(
     roots: Sequence[Path] = (),
     user_env: Mapping[str, str] | None = None,
 ) -> Start:
-    """The start of an acting child in the sample ``folder`` (holding ``workspace`` and
-    ``tmp``): ``own`` are earnest's variables set on top of the allow-list; ``roots`` are the
+    """The start of an ``exec:`` child in the sample ``folder`` (holding ``workspace``, the
+    copy or an empty working folder, and ``tmp``): ``own`` are earnest's variables set on top of the allow-list; ``roots`` are the
     suite's folder and the one earnest was run from (an ``exec:cmd`` argument naming a path in
     one of them stays readable); ``user_env`` is the environment earnest runs in
-    (``os.environ``). :class:`ValueError` when a base URL cannot be confined."""
+    (``os.environ``). Unconfined, the child keeps the user's ``HOME`` and
+    :data:`~earnest.live.agentenv.HOME_VARS`. :class:`ValueError` when a base URL cannot be
+    confined."""
     user = dict(os.environ if user_env is None else user_env)
     home = Path(user.get("HOME") or Path.home())
     workspace, private_tmp = folder / "workspace", folder / "tmp"
@@ -83,6 +88,8 @@ def prepare(
     gate = folder / "net"
     gate.mkdir(exist_ok=True)
     if not confinement.confined:
+        # It runs in the user's HOME: where its CLI keeps its state there goes with it.
+        env.update({k: user[k] for k in HOME_VARS if user.get(k)})
         return Start(list(argv), env, home, gate)
     fresh = folder / "home"
     fresh.mkdir(exist_ok=True)
@@ -106,8 +113,10 @@ def prepare(
             continue
         path.mkdir(parents=True, exist_ok=True)  # as the CLI would: a bind needs a folder
         writable.append((path, dest))
-    named = _named_paths(argv[1:] if profile.preset == "cmd" else (), roots, homes)
-    extra = [*named, *(Path(p) for p in profile.allow_read), folder / "AGENT.md", gate]
+    named_args = _named_paths(argv[1:] if profile.preset == "cmd" else (), roots, homes)
+    extra = [*named_args, *(Path(p) for p in profile.allow_read), folder / "AGENT.md", gate]
+    if env.get("OPENCODE_CONFIG"):  # opencode's config file, wherever it is: read-only
+        extra.append(Path(env["OPENCODE_CONFIG"]))
     readable = readable_paths(argv[0] if argv else "", env, hidden, extra)
     ends = endpoints(profile, user, home)
     routed = assign(ends)

@@ -333,7 +333,7 @@ def plan_new(suite_dir: Path, ov: Overrides) -> RunPlan:
         )
     providers = _providers(config, suite, suite_dir)
     check_act_providers(prepared, providers)
-    warnings = confine_acting(prepared, providers, config.confine)
+    warnings = confine_agents(prepared, providers, config.confine)
     return RunPlan(suite, config, run, prepared, prepared, providers, warnings=warnings)
 
 
@@ -424,7 +424,7 @@ def plan_resume(store: RunStore, run_id: str, suite_dir: Path | None, ov: Overri
         )
     providers = _providers(config, suite, root) if pending else {}
     check_act_providers(pending, providers)
-    warnings = confine_acting(pending, providers, config.confine)
+    warnings = confine_agents(pending, providers, config.confine)
     return RunPlan(
         suite, config, run, prepared, pending, providers, resumed=True, warnings=warnings
     )
@@ -443,21 +443,23 @@ def check_act_providers(prepared: list[Prepared], providers: dict[str, Provider]
             )
 
 
-def confine_acting(
+def confine_agents(
     prepared: list[Prepared], providers: dict[str, Provider], mode: str
 ) -> list[str]:
-    """Decide how the acting providers are kept in their copies (:mod:`earnest.live.confine`)
-    and tell them; the warnings of an unconfined run. ``confine = "bwrap"`` that cannot be
-    had here is refused (:class:`ProviderUnavailable`, exit 2) before anything runs."""
+    """Decide how the ``exec:`` agents are confined (:mod:`earnest.live.confine`), acting in
+    their copies or completing in an empty folder, and tell them; the warnings of an
+    unconfined run. ``confine = "bwrap"`` that cannot be had here is refused
+    (:class:`ProviderUnavailable`, exit 2) before anything runs."""
     from earnest.live.confine import ConfineUnavailable, resolve, unconfined_warning
 
     acting = {
         p.planned.profile.name: p.planned.profile
         for p in prepared
-        if p.act is not None and p.planned.profile.kind == "exec"
+        if p.planned.profile.kind == "exec"
     }
-    if not acting:  # nothing acts here (a replay: replays what was recorded, runs nothing)
+    if not acting:  # no agent runs here (a replay: replays what was recorded, runs nothing)
         return []
+    acts = any(p.act is not None for p in prepared if p.planned.profile.kind == "exec")
     try:
         confinement = resolve(mode)
     except ConfineUnavailable as exc:
@@ -479,7 +481,7 @@ def confine_acting(
         if provider is not None and hasattr(provider, "confinement"):
             provider.confinement = confinement
     loose = {n: p.preset or "" for n, p in acting.items()}
-    warning = unconfined_warning(confinement, loose)
+    warning = unconfined_warning(confinement, loose, act=acts)
     return [warning] if warning else []
 
 
@@ -522,7 +524,7 @@ __all__ = [
     "Overrides",
     "RunPlan",
     "configured",
-    "confine_acting",
+    "confine_agents",
     "execute",
     "plan_new",
     "plan_resume",

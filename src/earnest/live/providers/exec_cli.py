@@ -56,9 +56,8 @@ import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from earnest.live.agentenv import complete_env
 from earnest.live.confine import Confinement
 from earnest.live.profiles import Profile
 from earnest.live.providers.base import (
@@ -70,6 +69,9 @@ from earnest.live.providers.base import (
 )
 from earnest.pressure.evidence import Behaviour
 from earnest.safejson import loads as safe_loads
+
+if TYPE_CHECKING:
+    from earnest.live.sandbox import Start
 
 HOOK_DISABLE_ENV = "EARNEST_HOOK_DISABLE"
 """Set to ``1`` in every child's environment; ``earnest hook`` allows the stop when it is set."""
@@ -293,23 +295,36 @@ class ExecProvider:
         timeout: float,
         key: SampleKey | None = None,
     ) -> ProviderReply:
+        from earnest.live.netgate import Gate
+
         with tempfile.TemporaryDirectory(prefix="earnest-exec-") as workdir:
-            system_file = Path(workdir) / SYSTEM_FILE_NAME
+            # An empty working folder (no project settings or hooks picked up), the agent doc
+            # beside it, and a temporary folder of its own; removed with the sample.
+            folder = Path(workdir)
+            work = folder / "workspace"
+            work.mkdir()
+            (folder / "tmp").mkdir()
+            system_file = folder / SYSTEM_FILE_NAME
             system_file.write_text(system, encoding="utf-8")
             argv = build_argv(self._profile, system, str(system_file))
             argv[0] = self._program
             stdin_text = self._stdin(argv, system, user)
-            env = self._env(system_file)
-            # A temporary folder of the child's own, removed with its working folder.
-            private_tmp = Path(workdir) / "tmp"
-            private_tmp.mkdir()
-            env.update(TMPDIR=str(private_tmp), TMP=str(private_tmp), TEMP=str(private_tmp))
+            own = self._own_env(system_file)
             if self._profile.preset == "opencode":
-                env["PWD"] = workdir  # opencode's project is $PWD, not its working folder
+                own["PWD"] = str(work)  # opencode's project is $PWD, not its working folder
+            # Confined as an acting agent is, with its working folder as the copy.
+            start, confined = self._start(argv, folder, own)
             started = time.perf_counter()
-            stdout, stderr, code = await run_child(
-                argv, stdin_text, cwd=workdir, env=env, timeout=timeout
-            )
+            async with Gate(start.gate, start.ends):
+                stdout, stderr, code = await run_child(
+                    start.argv,
+                    stdin_text,
+                    cwd=str(work),
+                    env=start.env,
+                    timeout=timeout,
+                    label=self._label(argv) if confined else None,
+                    reap=not confined,
+                )
             latency = time.perf_counter() - started
         out = stdout.decode("utf-8", errors="replace")
         if code != 0:
@@ -332,11 +347,8 @@ class ExecProvider:
         from earnest.live.act_git import git_start
         from earnest.live.act_steps import Reach, watched_roots
         from earnest.live.act_transcripts import transcript_file
-        from earnest.live.confine import resolve as resolve_confinement
         from earnest.live.confine import state_paths
-        from earnest.live.leftovers import kill_marked
         from earnest.live.netgate import Gate
-        from earnest.live.sandbox import prepare
         from earnest.pressure.workspaces import copy_workspace, snapshot
 
         with tempfile.TemporaryDirectory(prefix="earnest-act-") as workdir:
@@ -361,15 +373,8 @@ class ExecProvider:
             # the agent's tools (pytest's tmp_path, shell here-documents) need one, and a
             # sandbox that confines writes to the copy keeps this one open (codex).
             (folder / "tmp").mkdir()
-            confinement = self.confinement or resolve_confinement("auto")
-            # The allow-list environment, a HOME of its own, no host sockets, only the model
-            # endpoint (earnest.live.sandbox); unconfined: the allow-list environment only.
-            try:
-                start = prepare(self._profile, argv, confinement, folder, own, roots=self._roots)
-            except (OSError, ValueError) as exc:
-                raise ProviderError(
-                    f"cannot confine {self._profile.name}: {exc}", kind="process"
-                ) from None
+            start, _ = self._start(argv, folder, own)
+            confinement = self._confinement()
             state = state_paths(self._profile.preset or "", start.home, start.env)
             reach = Reach(
                 workspace,
@@ -393,19 +398,18 @@ class ExecProvider:
             started = time.perf_counter()
             try:
                 async with Gate(start.gate, start.ends):
-                    try:
-                        stdout, stderr, code = await run_child(
-                            start.argv,
-                            stdin_text,
-                            cwd=str(workspace),
-                            env=start.env,
-                            timeout=timeout,
-                            label=f"the agent {Path(argv[0]).name} (profile {self._profile.name})",
-                        )
-                    finally:
-                        # What left the child's process group (setsid) ends with the sample,
-                        # before its copy is read (earnest.live.leftovers).
-                        kill_marked(workspace)
+                    # Unconfined, under a reaper: what the agent started, in its process
+                    # group or not (setsid, env -i), ends with the sample, before its copy is
+                    # read (earnest.live.reaper). Confined, bwrap's PID namespace does that.
+                    stdout, stderr, code = await run_child(
+                        start.argv,
+                        stdin_text,
+                        cwd=str(workspace),
+                        env=start.env,
+                        timeout=timeout,
+                        label=self._label(argv),
+                        reap=not confinement.confined,
+                    )
             except ProviderError as exc:
                 # Crashed or timed out: what it did so far stays with the void sample.
                 exc.did = did_now(exc.raw)
@@ -419,6 +423,33 @@ class ExecProvider:
             raise error
         return replace(reply_from_stdout(out, latency), did=did)
 
+    def _confinement(self) -> Confinement:
+        """How the child is started: as the run plan decided, else ``"auto"``."""
+        from earnest.live.confine import resolve
+
+        if self.confinement is None:
+            self.confinement = resolve("auto")
+        return self.confinement
+
+    def _start(self, argv: list[str], folder: Path, own: Mapping[str, str]) -> tuple[Start, bool]:
+        """The child's start in the sample ``folder`` (:func:`earnest.live.sandbox.prepare`:
+        the allow-list environment, and confined a HOME of its own, no host sockets, only the
+        model endpoint) and whether it is confined."""
+        from earnest.live.sandbox import prepare
+
+        confinement = self._confinement()
+        try:
+            start = prepare(self._profile, argv, confinement, folder, own, roots=self._roots)
+        except (OSError, ValueError) as exc:
+            raise ProviderError(
+                f"cannot confine {self._profile.name}: {exc}", kind="process"
+            ) from None
+        return start, confinement.confined
+
+    def _label(self, argv: list[str]) -> str:
+        """The child as a timeout names it (a confined one is started by bwrap)."""
+        return f"the agent {Path(argv[0]).name} (profile {self._profile.name})"
+
     def _stdin(self, argv: list[str], system: str, user: str) -> str:
         """What the child reads on standard input; Gemini CLI takes the prompt as its last
         argument instead (appended to ``argv``)."""
@@ -429,12 +460,6 @@ class ExecProvider:
             argv.append(combine(system, user))
             return ""
         return user if stdin_mode(self._profile) == "user" else combine(system, user)
-
-    def _env(self, system_file: Path) -> dict[str, str]:
-        """A completing child's environment: the allow-list of
-        :func:`earnest.live.agentenv.complete_env`, never the user's whole environment (the
-        command may come from a suite file, and so from any pull request)."""
-        return complete_env(self._profile, self._own_env(system_file))
 
     def _own_env(self, system_file: Path) -> dict[str, str]:
         """What earnest sets in a child's environment (on top of the user's, or of the
@@ -520,13 +545,23 @@ async def run_child(
     env: Mapping[str, str],
     timeout: float,
     label: str | None = None,
+    reap: bool = False,
 ) -> tuple[bytes, bytes, int]:
     """Run ``argv`` in its own process group; kill the whole group when the child exits (what
     it started in the background ends with its sample), on timeout or on cancellation.
 
+    ``reap``: run it under a reaper (:mod:`earnest.live.reaper`, Linux), which also kills what
+    left the group (a ``setsid`` daemon); on timeout or cancellation the reaper is asked
+    first (SIGTERM), then the group is killed.
+
     ``label`` names the child in the timeout's message (default: the program's name); a
     confined agent is started by ``bwrap``, and the message should name the agent. What the
     child wrote before it was killed is kept in the error's ``raw``."""
+    name = label or Path(argv[0]).name
+    if reap:
+        from earnest.live.reaper import reaper_argv
+
+        argv = reaper_argv(argv)
     try:
         proc = await asyncio.create_subprocess_exec(
             *argv,
@@ -544,19 +579,18 @@ async def run_child(
     try:
         await asyncio.wait_for(asyncio.shield(proc.wait()), timeout)
     except TimeoutError:
-        await _kill_group(proc)
+        await _kill_group(proc, reap)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(asyncio.shield(talk), 5)
         await _settle(talk)
         raise ProviderError(
-            f"{label or Path(argv[0]).name} gave no reply within {seconds_text(timeout)}s "
-            "(process group killed)",
+            f"{name} gave no reply within {seconds_text(timeout)}s (process group killed)",
             kind="timeout",
             retryable=True,
             raw=b"".join(chunks).decode("utf-8", errors="replace"),
         ) from None
     except BaseException:
-        await _kill_group(proc)
+        await _kill_group(proc, reap)
         await _settle(talk)
         raise
     # The child is done: whatever it left running in its group (a server, a `sleep 5 &&
@@ -606,7 +640,13 @@ async def _settle(task: asyncio.Future[tuple[bytes, bytes]]) -> None:
         await task
 
 
-async def _kill_group(proc: asyncio.subprocess.Process) -> None:
+async def _kill_group(proc: asyncio.subprocess.Process, reaper: bool = False) -> None:
+    if reaper and proc.returncode is None:
+        # The reaper kills the whole tree, in the group or not, and exits (a few ms).
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGTERM)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(proc.wait()), 5)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError):
