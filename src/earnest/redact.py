@@ -67,7 +67,13 @@ class Rule:
         """Whether ``text`` holds a needle: without one the pattern cannot match, so it is not
         run (every written result is scrubbed, so a needle common in prose costs a regex pass
         over every reply)."""
+        if self.source.startswith("(?i)"):  # as the pattern: in any case
+            return _any_case(self.needles).search(text) is not None
         return any(needle in text for needle in self.needles)
+
+
+def _any_case(needles: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("(?i)" + "|".join(map(re.escape, needles)))
 
 
 Needles = str | tuple[str, ...]
