@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 TYPE_CHECKING = False  # not typing's: a stop hook scrubs what it writes, and typing costs ~3 ms
 if TYPE_CHECKING:
@@ -58,11 +58,14 @@ class Rule:
     """For a pattern that ``re`` cannot look for by a literal lead: where, from a needle found
     in the text, a match can start (``-1``: one character before it). Every match starts at
     one of these places, so the pattern is tried there alone (:func:`_finditer`)."""
+    any_case: bool = field(init=False, compare=False)
+    """Whether the pattern, and so its needles, match in any case."""
+    raw: tuple[bytes, ...] = field(init=False, compare=False, repr=False)
+    """The needles' bytes (ASCII)."""
 
-    @property
-    def any_case(self) -> bool:
-        """Whether the pattern, and so its needles, match in any case."""
-        return self.source.startswith("(?i)")
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "any_case", self.source.startswith("(?i)"))
+        object.__setattr__(self, "raw", tuple(needle.encode() for needle in self.needles))
 
     @property
     def pattern(self) -> re.Pattern[str]:
@@ -284,15 +287,19 @@ class _Scan:
 
     def holds(self, rule: Rule) -> bool:
         """Whether the text holds one of ``rule``'s needles."""
-        data = self._bytes(rule.any_case)
-        return any(needle.encode() in data for needle in rule.needles)
+        data = self._lowered if rule.any_case else self.data
+        if data is None:
+            data = self._lowered = self.data.lower()
+        for needle in rule.raw:  # noqa: SIM110 (no generator: this runs for every rule, every write)
+            if needle in data:
+                return True
+        return False
 
     def places(self, rule: Rule) -> list[int]:
         """Where in the text (characters) ``rule``'s needles are, in order."""
         data = self._bytes(rule.any_case)
         found: list[int] = []
-        for needle in rule.needles:
-            raw = needle.encode()
+        for raw in rule.raw:
             at = data.find(raw)
             while at >= 0:
                 found.append(at)
@@ -317,8 +324,10 @@ def _finditer(rule: Rule, scan: _Scan) -> list[re.Match[str]]:
     start (``Rule.starts`` from each needle), in order, each from where the last match ended:
     a search would try every position, and fail at every other one. No rule's match is empty.
     """
-    if not scan.holds(rule):
-        return []
+    return _located(rule, scan) if scan.holds(rule) else []
+
+
+def _located(rule: Rule, scan: _Scan) -> list[re.Match[str]]:
     text = scan.text
     if not rule.starts:
         return list(rule.pattern.finditer(text))
@@ -366,10 +375,11 @@ def redact(text: str) -> str:
     pairs = [m for m in _finditer(_AWS_PAIR, scan) if _is_aws_secret(m)]
     if pairs:
         scan = _Scan(_replaced(text, pairs, 1, _label(_AWS_PAIR.id)))
+    holds = scan.holds
     for rule in RULES:
-        matches = _finditer(rule, scan)
-        if matches:
+        if holds(rule) and (matches := _located(rule, scan)):
             scan = _Scan(_replaced(scan.text, matches, rule.group, _label(rule.id)))
+            holds = scan.holds
     return scan.text
 
 
