@@ -343,11 +343,6 @@ def _located(rule: Rule, scan: _Scan) -> list[re.Match[str]]:
     return out
 
 
-def _aws_pairs(text: str) -> list[re.Match[str]]:
-    """The key id + secret pairs in ``text``."""
-    return _finditer(_AWS_PAIR, _Scan(text))
-
-
 def _label(rule_id: str) -> str:
     return f"[REDACTED:{rule_id}]"
 
