@@ -285,6 +285,19 @@ class _Scan:
             self._lowered = self.data.lower()
         return self._lowered
 
+    def holds_any(self) -> bool:
+        """Whether the text holds any rule's needle (most texts hold none: one loop, not a
+        call per rule)."""
+        data = self.data
+        for needle in _CASED:  # a loop, not any(): this runs on every write
+            if needle in data:
+                return True
+        lowered = self._lowered = data.lower()
+        for needle in _ANY_CASE:  # noqa: SIM110
+            if needle in lowered:
+                return True
+        return False
+
     def holds(self, rule: Rule) -> bool:
         """Whether the text holds one of ``rule``'s needles."""
         data = self._lowered if rule.any_case else self.data
@@ -313,6 +326,12 @@ class _Scan:
             last = at
             out.append(chars)
         return out
+
+
+_CASED = tuple(
+    dict.fromkeys(n for rule in (_AWS_PAIR, *RULES) if not rule.any_case for n in rule.raw)
+)
+_ANY_CASE = tuple(dict.fromkeys(n for rule in RULES if rule.any_case for n in rule.raw))
 
 
 def _finditer(rule: Rule, scan: _Scan) -> list[re.Match[str]]:
@@ -366,6 +385,8 @@ def _is_aws_secret(m: re.Match[str]) -> bool:
 def redact(text: str) -> str:
     """``text`` with every secret the :data:`RULES` find replaced by ``[REDACTED:rule]``."""
     scan = _Scan(text)
+    if not scan.holds_any():
+        return text
     # The key id is matched on the raw text; its secret is redacted in place.
     pairs = [m for m in _finditer(_AWS_PAIR, scan) if _is_aws_secret(m)]
     if pairs:
@@ -420,6 +441,8 @@ def has_secret(data: bytes | str) -> bool:
 
 def _spans(text: str) -> list[tuple[int, int]]:
     scan = _Scan(text)
+    if not scan.holds_any():
+        return []
     found = [m.span(1) for m in _finditer(_AWS_PAIR, scan)]
     for rule in RULES:
         found += [m.span(rule.group) for m in _finditer(rule, scan)]
