@@ -328,6 +328,9 @@ class _Scan:
         return out
 
 
+_SHORT = 1 << 16
+"""Up to this many characters a text is first checked for any needle at all (most hold none);
+a longer one likely holds some, and each rule checks its own."""
 _CASED = tuple(
     dict.fromkeys(n for rule in (_AWS_PAIR, *RULES) if not rule.any_case for n in rule.raw)
 )
@@ -385,7 +388,7 @@ def _is_aws_secret(m: re.Match[str]) -> bool:
 def redact(text: str) -> str:
     """``text`` with every secret the :data:`RULES` find replaced by ``[REDACTED:rule]``."""
     scan = _Scan(text)
-    if not scan.holds_any():
+    if len(text) <= _SHORT and not scan.holds_any():
         return text
     # The key id is matched on the raw text; its secret is redacted in place.
     pairs = [m for m in _finditer(_AWS_PAIR, scan) if _is_aws_secret(m)]
@@ -441,7 +444,7 @@ def has_secret(data: bytes | str) -> bool:
 
 def _spans(text: str) -> list[tuple[int, int]]:
     scan = _Scan(text)
-    if not scan.holds_any():
+    if len(text) <= _SHORT and not scan.holds_any():
         return []
     found = [m.span(1) for m in _finditer(_AWS_PAIR, scan)]
     for rule in RULES:
