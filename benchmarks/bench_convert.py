@@ -9,8 +9,9 @@ process's maximum resident set (``wait4``).
 
     python benchmarks/bench_convert.py [--mb 5,50] [--runs 3] [--against OLD/src]
 
-Prints, per size, the median wall time and peak memory of each variant, redacted over
-unredacted, and with ``--against`` (an older checkout's ``src/``) the same for that tree, run in
+Prints, per size, the median wall time, CPU time (user + system: what the process itself
+spent, steadier than wall time on a shared machine) and peak memory of each variant, redacted
+over unredacted, and with ``--against`` (an older checkout's ``src/``) the same for that tree, run in
 the same rounds. What to read: the redacted peak should grow with the input no more than the
 unredacted one does (the reader's model of the session grows with it; the redaction holds one
 segment), and ``tests/trajectory/test_redact_stream.py`` holds the writer's own peak flat.
@@ -30,8 +31,8 @@ from pathlib import Path
 from bench_trajectory import build, real_lines
 
 
-def run_once(argv: list[str], src: Path | None) -> tuple[float, float]:
-    """Wall seconds and peak resident MB of one process."""
+def run_once(argv: list[str], src: Path | None) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system) and peak resident MB of one process."""
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode written once
     if src is not None:
@@ -49,7 +50,7 @@ def run_once(argv: list[str], src: Path | None) -> tuple[float, float]:
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         raise RuntimeError(f"{argv} exited {process.returncode}")
-    return wall, usage.ru_maxrss / 1024  # KB on Linux
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024  # KB on Linux
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,8 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.runs} rounds after one warm-up; {os.cpu_count()} cores, load {load:.1f}"
     )
     print(
-        f"{'input':>8} {'tree':<8}{'redacted s':>11}{'MB':>7}{'unredacted s':>14}{'MB':>7}"
-        f"{'wall x':>8}{'peak x':>8}"
+        f"{'input':>8} {'tree':<8}{'redacted s':>11}{'CPU s':>7}{'MB':>6}{'unredacted s':>14}"
+        f"{'CPU s':>7}{'MB':>6}{'wall x':>8}{'CPU x':>7}{'peak x':>8}"
     )
     lines = real_lines()
     with tempfile.TemporaryDirectory(prefix="earnest-convert-") as tmp:
@@ -89,20 +90,25 @@ def main(argv: list[str] | None = None) -> int:
             }
             walls: dict[tuple[str, bool], list[float]] = {key: [] for key in variants}
             peaks: dict[tuple[str, bool], list[float]] = {key: [] for key in variants}
+            cpus: dict[tuple[str, bool], list[float]] = {key: [] for key in variants}
             for round_ in range(max(1, args.runs) + 1):
                 for key, (command, tree) in variants.items():
-                    wall, peak = run_once(command, tree)
+                    wall, cpu, peak = run_once(command, tree)
                     if round_:
                         walls[key].append(wall)
+                        cpus[key].append(cpu)
                         peaks[key].append(peak)
             for name, _ in trees:
                 red_w = statistics.median(walls[(name, True)])
                 red_m = statistics.median(peaks[(name, True)])
                 raw_w = statistics.median(walls[(name, False)])
                 raw_m = statistics.median(peaks[(name, False)])
+                red_c = statistics.median(cpus[(name, True)])
+                raw_c = statistics.median(cpus[(name, False)])
                 print(
-                    f"{mb:>5} MB {name:<8}{red_w:>11.2f}{red_m:>7.0f}{raw_w:>14.2f}{raw_m:>7.0f}"
-                    f"{red_w / raw_w:>7.2f}x{red_m / raw_m:>7.2f}x",
+                    f"{mb:>5} MB {name:<8}{red_w:>11.2f}{red_c:>7.2f}{red_m:>6.0f}{raw_w:>14.2f}"
+                    f"{raw_c:>7.2f}{raw_m:>6.0f}{red_w / raw_w:>7.2f}x{red_c / raw_c:>6.2f}x"
+                    f"{red_m / raw_m:>7.2f}x",
                     flush=True,
                 )
     print(f"load at the end: {os.getloadavg()[0]:.1f}")

@@ -29,8 +29,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 TYPE_CHECKING = False  # not typing's: a stop hook scrubs what it writes, and typing costs ~3 ms
 if TYPE_CHECKING:
@@ -55,6 +54,18 @@ class Rule:
     source: str
     group: int = 0
     flags: int = 0
+    starts: tuple[int, ...] = ()
+    """For a pattern that ``re`` cannot look for by a literal lead: where, from a needle found
+    in the text, a match can start (``-1``: one character before it). Every match starts at
+    one of these places, so the pattern is tried there alone (:func:`_finditer`)."""
+    any_case: bool = field(init=False, compare=False)
+    """Whether the pattern, and so its needles, match in any case."""
+    raw: tuple[bytes, ...] = field(init=False, compare=False, repr=False)
+    """The needles' bytes (ASCII)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "any_case", self.source.startswith("(?i)"))
+        object.__setattr__(self, "raw", tuple(needle.encode() for needle in self.needles))
 
     @property
     def pattern(self) -> re.Pattern[str]:
@@ -67,18 +78,29 @@ class Rule:
         """Whether ``text`` holds a needle: without one the pattern cannot match, so it is not
         run (every written result is scrubbed, so a needle common in prose costs a regex pass
         over every reply)."""
+        if self.any_case:  # as the pattern: in any case
+            return _any_case(self.needles).search(text) is not None
         return any(needle in text for needle in self.needles)
+
+
+def _any_case(needles: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("(?i)" + "|".join(map(re.escape, needles)))
 
 
 Needles = str | tuple[str, ...]
 
 
-def _rule(id: str, needle: Needles, body: str, *, group: int = 0, flags: int = 0) -> Rule:
-    return Rule(id, (needle,) if isinstance(needle, str) else needle, body, group, flags)
+def _rule(
+    id: str, needle: Needles, body: str, *, group: int = 0, starts: tuple[int, ...] = ()
+) -> Rule:
+    return Rule(id, (needle,) if isinstance(needle, str) else needle, body, group, 0, starts)
 
 
-def _prefixed(id: str, needle: Needles, body: str, flags: int = 0) -> Rule:
-    return _rule(id, needle, literal_first(body) + _END, flags=flags)
+def _prefixed(id: str, needle: Needles, body: str, starts: tuple[int, ...] = ()) -> Rule:
+    source = literal_first(body) + _END
+    if source.startswith(_START) and not starts:
+        raise ValueError(f"{id}: no literal lead, so say where a match starts from its needle")
+    return _rule(id, needle, source, starts=starts)
 
 
 _LEAD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -166,6 +188,7 @@ RULES: tuple[Rule, ...] = (
         "aws-access-key-id",
         ("A3T", "AKIA", "ASIA", "ABIA", "ACCA"),
         r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}",
+        starts=(0,),
     ),
     _rule(
         "aws-secret-access-key",
@@ -173,10 +196,16 @@ RULES: tuple[Rule, ...] = (
         r"(?i)(?:aws_?secret_?access_?key|secret_?access_?key|aws_?secret(?:_?key)?)"
         r"[\\\"'\s]*(?:=|:|=>)[\\\"'\s]*([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])",
         group=1,
+        starts=(-1, -4, -5),  # (aws_?)secret: "ecret" 1, 4 or 5 characters in
     ),
     _prefixed("digitalocean-token", "_v1_", r"do[opr]_v1_[a-f0-9]{64}"),
     _prefixed("databricks-api-token", "dapi", r"dapi[a-f0-9]{32}(?:-\d)?"),
-    _prefixed("azure-ad-client-secret", "Q~", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
+    _prefixed(
+        "azure-ad-client-secret",
+        "Q~",
+        r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}",
+        starts=(-4,),
+    ),
     # chat, payments, mail
     _prefixed("slack-token", "xox", r"xox[abposre]-[A-Za-z0-9-]{10,}"),
     _prefixed("slack-app-token", "xapp-", r"xapp-\d-[A-Za-z0-9-]{10,}"),
@@ -186,7 +215,10 @@ RULES: tuple[Rule, ...] = (
         r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,}",
     ),
     _prefixed(
-        "stripe-access-token", ("sk_", "rk_"), r"(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99}"
+        "stripe-access-token",
+        ("sk_", "rk_"),
+        r"(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99}",
+        starts=(0,),
     ),
     _prefixed("twilio-api-key", "SK", r"SK[0-9a-fA-F]{32}"),
     _prefixed("sendgrid-api-token", "SG.", r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
@@ -194,7 +226,12 @@ RULES: tuple[Rule, ...] = (
     _prefixed("square-access-token", "sq0atp-", r"sq0atp-[A-Za-z0-9_-]{22,60}"),
     _prefixed("linear-api-key", "lin_api_", r"lin_api_[A-Za-z0-9]{40}"),
     _prefixed("notion-api-token", "ntn_", r"ntn_[0-9]{11}[A-Za-z0-9]{35}"),
-    _prefixed("telegram-bot-api-token", ":AA", r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}"),
+    _prefixed(
+        "telegram-bot-api-token",
+        ":AA",
+        r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}",
+        starts=(-8, -9, -10),
+    ),
     # generic shapes
     _rule(
         "private-key",
@@ -203,7 +240,13 @@ RULES: tuple[Rule, ...] = (
         r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----",
     ),
     _prefixed("jwt", "eyJ", r"eyJ[A-Za-z0-9_-]{15,}\.eyJ[A-Za-z0-9_-]{15,}\.[A-Za-z0-9_-]{10,}"),
-    _rule("bearer-token", "earer", r"(?i)(?<=bearer )([A-Za-z0-9._~+/-]{20,}=*)", group=1),
+    _rule(
+        "bearer-token",
+        "earer",
+        r"(?i)(?<=bearer )([A-Za-z0-9._~+/-]{20,}=*)",
+        group=1,
+        starts=(6,),  # just after "bearer "
+    ),
 )
 """The rules, applied in order (a longer, more specific prefix before a shorter one)."""
 
@@ -213,65 +256,158 @@ _AWS_PAIR_SOURCE = (
     r"[^\n]{0,120}?(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 )
 _AWS_IDS = ("AKIA", "ASIA", "A3T")
+_AWS_PAIR = Rule("aws-secret-access-key", _AWS_IDS, _AWS_PAIR_SOURCE, group=1, starts=(0,))
 
 
-def _aws_pairs(text: str) -> list[re.Match[str]]:
-    """The key id + secret pairs in ``text`` (compiled only when a key id prefix is there)."""
-    if not any(needle in text for needle in _AWS_IDS):
-        return []
-    return list(re.compile(_AWS_PAIR_SOURCE).finditer(text))
+class _Scan:
+    """One text and its UTF-8 bytes, where every needle is looked for.
+
+    A needle is ASCII, so it is in the text exactly when its bytes are in the UTF-8 bytes
+    (every byte of a non-ASCII character is >= 0x80), and in any case exactly when they are in
+    the bytes with ``A-Z`` lowered: the letters of the any-case needles match no character
+    beyond their ASCII pair under ``re.IGNORECASE`` (``tests/safety/test_safety_redact_scan.py``
+    checks every code point). Searching bytes is one ``memchr``-driven pass a needle over a
+    quarter of the memory of a text holding an emoji, where ``str`` searches and the
+    case-insensitive regex cost several times more.
+    """
+
+    __slots__ = ("_lowered", "data", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.data = text.encode("utf-8", "surrogatepass")
+        self._lowered: bytes | None = None
+
+    def _bytes(self, any_case: bool) -> bytes:
+        if not any_case:
+            return self.data
+        if self._lowered is None:
+            self._lowered = self.data.lower()
+        return self._lowered
+
+    def holds_any(self) -> bool:
+        """Whether the text holds any rule's needle (most texts hold none: one loop, not a
+        call per rule)."""
+        data = self.data
+        for needle in _CASED:  # a loop, not any(): this runs on every write
+            if needle in data:
+                return True
+        lowered = self._lowered = data.lower()
+        for needle in _ANY_CASE:  # noqa: SIM110
+            if needle in lowered:
+                return True
+        return False
+
+    def holds(self, rule: Rule) -> bool:
+        """Whether the text holds one of ``rule``'s needles."""
+        data = self._lowered if rule.any_case else self.data
+        if data is None:
+            data = self._lowered = self.data.lower()
+        for needle in rule.raw:  # noqa: SIM110 (no generator: this runs for every rule, every write)
+            if needle in data:
+                return True
+        return False
+
+    def places(self, rule: Rule) -> list[int]:
+        """Where in the text (characters) ``rule``'s needles are, in order."""
+        data = self._bytes(rule.any_case)
+        found: list[int] = []
+        for raw in rule.raw:
+            at = data.find(raw)
+            while at >= 0:
+                found.append(at)
+                at = data.find(raw, at + 1)
+        found.sort()
+        if len(self.data) == len(self.text):  # ASCII: a byte is a character
+            return found
+        chars, last, out = 0, 0, []
+        for at in found:  # each at an ASCII byte, so a character's start
+            chars += len(self.data[last:at].decode("utf-8", "surrogatepass"))
+            last = at
+            out.append(chars)
+        return out
+
+
+_SHORT = 1 << 16
+"""Up to this many characters a text is first checked for any needle at all (most hold none);
+a longer one likely holds some, and each rule checks its own."""
+_CASED = tuple(
+    dict.fromkeys(n for rule in (_AWS_PAIR, *RULES) if not rule.any_case for n in rule.raw)
+)
+_ANY_CASE = tuple(dict.fromkeys(n for rule in RULES if rule.any_case for n in rule.raw))
+
+
+def _finditer(rule: Rule, scan: _Scan) -> list[re.Match[str]]:
+    """Exactly ``rule.pattern.finditer(scan.text)``, looked for only where it can be.
+
+    Without a needle nothing can match. A pattern with a literal lead is searched by ``re``
+    (which looks for the lead first); one without is tried (``match``, which sees the text
+    before the position, so look-behinds hold as in a search) only at the places a match can
+    start (``Rule.starts`` from each needle), in order, each from where the last match ended:
+    a search would try every position, and fail at every other one. No rule's match is empty.
+    """
+    return _located(rule, scan) if scan.holds(rule) else []
+
+
+def _located(rule: Rule, scan: _Scan) -> list[re.Match[str]]:
+    text = scan.text
+    if not rule.starts:
+        return list(rule.pattern.finditer(text))
+    size = len(text)
+    starts = sorted(
+        {at + step for at in scan.places(rule) for step in rule.starts if 0 <= at + step <= size}
+    )
+    pattern, out, end = rule.pattern, [], 0
+    for at in starts:
+        if at >= end and (m := pattern.match(text, at)) is not None:
+            out.append(m)
+            end = m.end()
+    return out
 
 
 def _label(rule_id: str) -> str:
     return f"[REDACTED:{rule_id}]"
 
 
-def _substitute(rule: Rule) -> Callable[[re.Match[str]], str]:
-    def sub(m: re.Match[str]) -> str:
-        if rule.group == 0:
-            return _label(rule.id)
-        whole, start, end = (
-            m.group(0),
-            m.start(rule.group) - m.start(),
-            m.end(rule.group) - m.start(),
-        )
-        return whole[:start] + _label(rule.id) + whole[end:]
-
-    return sub
+def _replaced(text: str, matches: list[re.Match[str]], group: int, label: str) -> str:
+    """``text`` with each match's ``group`` replaced by ``label`` (what ``re.sub`` makes)."""
+    pieces, last = [], 0
+    for m in matches:
+        start, end = m.span(group)
+        pieces += [text[last:start], label]
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
-def _aws_pair(text: str) -> str:
-    # The key id is matched on the raw text; its secret is redacted in place.
-    if not any(needle in text for needle in _AWS_IDS):
-        return text
-
-    def sub(m: re.Match[str]) -> str:
-        secret = m.group(1)
-        if not (any(c.isdigit() for c in secret) and any(c.islower() for c in secret)):
-            return m.group(0)
-        s, e = m.start(1) - m.start(), m.end(1) - m.start()
-        return m.group(0)[:s] + _label("aws-secret-access-key") + m.group(0)[e:]
-
-    return re.compile(_AWS_PAIR_SOURCE).sub(sub, text)
+def _is_aws_secret(m: re.Match[str]) -> bool:
+    secret = m.group(1)
+    return any(c.isdigit() for c in secret) and any(c.islower() for c in secret)
 
 
 def redact(text: str) -> str:
     """``text`` with every secret the :data:`RULES` find replaced by ``[REDACTED:rule]``."""
-    text = _aws_pair(text)
+    scan = _Scan(text)
+    if len(text) <= _SHORT and not scan.holds_any():
+        return text
+    # The key id is matched on the raw text; its secret is redacted in place.
+    pairs = [m for m in _finditer(_AWS_PAIR, scan) if _is_aws_secret(m)]
+    if pairs:
+        scan = _Scan(_replaced(text, pairs, 1, _label(_AWS_PAIR.id)))
+    holds = scan.holds
     for rule in RULES:
-        if rule.may_match(text):
-            text = rule.pattern.sub(_substitute(rule), text)
-    return text
+        if holds(rule) and (matches := _located(rule, scan)):
+            scan = _Scan(_replaced(scan.text, matches, rule.group, _label(rule.id)))
+            holds = scan.holds
+    return scan.text
 
 
 def find(text: str) -> list[tuple[str, str]]:
     """``(rule id, secret)`` for every secret in ``text`` (what :func:`redact` replaces)."""
-    out: list[tuple[str, str]] = []
-    for m in _aws_pairs(text):
-        out.append(("aws-secret-access-key", m.group(1)))
+    scan = _Scan(text)
+    out = [(_AWS_PAIR.id, m.group(1)) for m in _finditer(_AWS_PAIR, scan)]
     for rule in RULES:
-        if rule.may_match(text):
-            out += [(rule.id, m.group(rule.group)) for m in rule.pattern.finditer(text)]
+        out += [(rule.id, m.group(rule.group)) for m in _finditer(rule, scan)]
     return out
 
 
@@ -307,10 +443,12 @@ def has_secret(data: bytes | str) -> bool:
 
 
 def _spans(text: str) -> list[tuple[int, int]]:
-    found = [m.span(1) for m in _aws_pairs(text)]
+    scan = _Scan(text)
+    if len(text) <= _SHORT and not scan.holds_any():
+        return []
+    found = [m.span(1) for m in _finditer(_AWS_PAIR, scan)]
     for rule in RULES:
-        if rule.may_match(text):
-            found += [m.span(rule.group) for m in rule.pattern.finditer(text)]
+        found += [m.span(rule.group) for m in _finditer(rule, scan)]
     return found
 
 

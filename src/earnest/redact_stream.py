@@ -20,6 +20,7 @@ result is exactly ``earnest.redact.scrub`` of the whole text
   120 characters further, across anything);
 - not after a ``-----BEGIN ... PRIVATE KEY-----`` header that has no footer yet in the segment
   (that rule spans anything up to the footer): the segment grows until it has one.
+  (Checked by where the last header and the last footer are, not by running the rule.)
 
 Example:
     >>> doc = {"messages": [{"text": "hi"}, {"text": "sk-ant-api03-" + "a" * 20}]}
@@ -46,6 +47,10 @@ an earlier rule's label): no cut within this many characters after one."""
 _AWS_IDS = ("AKIA", "ASIA", "A3T")
 _PRIVATE_KEY = next(rule for rule in RULES if rule.id == "private-key")
 _HEADER = re.compile(r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY")
+_BEGIN = re.compile(r"-----BEGIN(?=[ A-Z0-9_-]{0,100}PRIVATE KEY)")  # where a header starts
+_HEADER_TAIL = len("PRIVATE KEY BLOCK-----")
+_HEADER_REACH = len("-----BEGIN") + 100 + len("PRIVATE KEY")
+_FOOTER = re.compile(r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----")
 
 
 def json_pieces(value: Any, depth: int = 2) -> Iterator[str]:
@@ -83,6 +88,19 @@ def _may_cut(text: str) -> bool:
         return False
     if not _PRIVATE_KEY.may_match(text):
         return True
+    # First the quick answer: every header's match ends in the text when a footer starts at
+    # least 16 characters after where the last header can end (scans for literal dashes,
+    # where running the rule walks every header's key body, again at each later try).
+    begin = max((m.start() for m in _BEGIN.finditer(text)), default=-1)
+    if begin < 0:
+        return True
+    # The header ends at most 22 characters ("PRIVATE KEY BLOCK-----") after its last
+    # "PRIVATE KEY", which starts within 100 characters after "-----BEGIN".
+    header_end = text.rfind("PRIVATE KEY", begin, begin + _HEADER_REACH) + _HEADER_TAIL
+    if any(m.start() >= header_end + 16 for m in _FOOTER.finditer(text, header_end)):
+        return True
+    # Else the rule itself: a header inside an earlier match (a quoted key with a body too
+    # short to end it) starts no match of its own.
     end = 0
     for match in _PRIVATE_KEY.pattern.finditer(text):
         end = match.end()

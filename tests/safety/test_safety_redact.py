@@ -323,3 +323,33 @@ def test_the_pytest_plugin_prints_and_writes_no_secret(
     tail = [ln for ln in proc.stdout.splitlines() if " passed" in ln or " failed" in ln][-1]
     raw_tail = [ln for ln in raw.stdout.splitlines() if " passed" in ln or " failed" in ln][-1]
     assert tail.split(" in ")[0] == raw_tail.split(" in ")[0]  # the same counts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"AWS_SECRET_ACCESS_KEY={AWS_SECRET}",
+        f'"AWS_SECRET_ACCESS_KEY": "{AWS_SECRET}"',
+        f"Aws_Secret = {AWS_SECRET}",
+        "Authorization: BEARER " + "Ab1." * 8,
+        "authorization: bearer " + "Ab1." * 8,
+    ],
+)
+def test_a_rule_in_any_case_is_looked_for_in_any_case(text: str) -> None:
+    # The case-insensitive rules' needle was checked case-sensitively ("ecret", "earer"): the
+    # usual upper-case variable name, alone in a text, was written as read.
+    out = redact(text)
+    assert "[REDACTED:" in out and AWS_SECRET not in out and "Ab1.Ab1." not in out, out
+    assert find(text)
+
+
+def test_every_needle_is_in_every_match() -> None:
+    # The needle check only skips work: a rule whose needle is absent cannot match.
+    from earnest.redact import RULES
+
+    text = everything() + f"\nAWS_SECRET_ACCESS_KEY={AWS_SECRET}\nBEARER " + "Ab1." * 8
+    for rule in RULES:
+        for m in rule.pattern.finditer(text):
+            assert rule.may_match(m.group(0)) or rule.may_match(
+                text[max(0, m.start() - 8) : m.end()]  # a look-behind's text (Bearer)
+            ), (rule.id, m.group(0))

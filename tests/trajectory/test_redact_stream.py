@@ -78,6 +78,14 @@ ACROSS = {
     "private key across messages": _messages(f"{HEADER}\n{KEY_BODY}", "middle", FOOTER),
     # a header whose footer is too close (the rule reads on to a later footer)
     "short key then a later footer": _messages(f"{HEADER}\ndata\n{FOOTER}", "x" * 50, FOOTER),
+    # a quoted key (body too short to end it) inside an earlier key's match, no footer after
+    "quoted key inside a key": _messages(
+        f"{HEADER}\n{KEY_BODY}", f"'{HEADER}\\ndata\\n{FOOTER}'", "x" * 300
+    ),
+    # a footer just under and just over 16 characters after a header (the quick cut check)
+    "footer at the edge": _messages(f"{HEADER}" + "y" * 15, FOOTER, "z" * 80, FOOTER),
+    "block header": _messages(HEADER.replace("KEY-", "KEY BLOCK-"), "a" * 16, FOOTER, "b"),
+    "not a private key": _messages("-----BEGIN CERTIFICATE-----", "c" * 300, ANTHROPIC),
     # a header and no footer at all
     "unterminated header": _messages(HEADER, "x" * 300, f"{ANTHROPIC}"),
     "bearer at a message's end": _messages("Authorization: Bearer", f" {ANTHROPIC}"),

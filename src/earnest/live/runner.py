@@ -490,7 +490,7 @@ class Runner:
         finally:
             self._judging.shutdown(wait=True)
             self._judging = None
-        stored = {r.key for r in self.store.samples(run_id)}
+        stored = self.store.keys(run_id)
         missing = [p for p in self.prepared if p.planned.key not in stored]
         stopped = budget.exhausted or self._hint is not None
         status = "stopped" if stopped and missing else "complete"
@@ -585,7 +585,9 @@ class Runner:
                 )
             )
             try:
-                reply: ProviderReply = await asyncio.wait_for(call, limit + TIMEOUT_GRACE)
+                # asyncio.timeout, not wait_for: no task of its own for each call to schedule
+                async with asyncio.timeout(limit + TIMEOUT_GRACE):
+                    reply: ProviderReply = await call
             except TimeoutError:
                 err = ProviderError(
                     f"no reply within {seconds_text(limit)}s", kind="timeout", retryable=True

@@ -537,6 +537,15 @@ class RunStore:
             for f, p, a, e in self._db.execute(sql, (run_id,)):
                 yield (f, p, a, int(e))
 
+    def keys(self, run_id: str) -> set[SampleId]:
+        """The keys of the run's stored samples (what a run checks at its end: no row is
+        read whole)."""
+        with self._guard(run_id):
+            rows = self._db.execute(
+                "SELECT fixture_id, profile, arm, epoch FROM samples WHERE run_id = ?", (run_id,)
+            )
+            return {(str(f), str(p), str(a), int(e)) for f, p, a, e in rows}
+
     def count(self, run_id: str) -> int:
         with self._guard(run_id):
             row = self._db.execute("SELECT COUNT(*) FROM samples WHERE run_id = ?", (run_id,))
