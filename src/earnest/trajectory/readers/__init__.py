@@ -57,6 +57,7 @@ READERS: dict[str, str] = {
     "qwen-code-chat": "qwen_chat",
     "swe-agent": "swe_agent",
     "tau-bench": "tau_bench",
+    "tau2-bench": "tau2_bench",
 }
 """Format name → module in this package (imported on first use)."""
 

@@ -231,6 +231,10 @@ def _classify_document(doc: dict[str, Any], name: str) -> str | None:
         isinstance(doc.get("steps"), list) and "agent" in doc
     ):
         return "atif"
+    if isinstance(doc.get("simulations"), list) and ("tasks" in doc or "info" in doc):
+        return "tau2-bench"  # tau2's Results
+    if "termination_reason" in doc and "task_id" in doc and ("messages" in doc or "ticks" in doc):
+        return "tau2-bench"  # one tau2 SimulationRun (simulations/<id>.json)
     if isinstance(doc.get("messages"), list):
         if "sessionId" in doc or "projectHash" in doc:
             return "gemini-cli-session"
@@ -285,6 +289,12 @@ def _sniff_document(text: str, name: str) -> str | None:
         return None
     if key == "version" and re.search(r'"eval"\s*:\s*\{', head) and '"task"' in head:
         return "inspect"  # an Inspect AI .json log: {"version": 2, "status": ..., "eval": {...}}
+    if key == "timestamp" and (
+        '"simulations"' in head or ('"num_trials"' in head and '"user_info"' in head)
+    ):
+        return "tau2-bench"  # tau2's Results: {timestamp, info, tasks, simulations}
+    if key == "id" and '"termination_reason"' in head and '"task_id"' in head:
+        return "tau2-bench"  # one tau2 SimulationRun
     if key == "schema" and '"earnest.trajectory/1"' in head:
         return "earnest"
     if key == "resourceSpans":
