@@ -32,10 +32,13 @@ A user's own tools (``cancel_reservation``, ``send_invoice``) are declared with 
 *classes*, each a kind above (:data:`TOOL_CLASSES`): ``state_change`` → ``action`` (an effect),
 ``read`` → ``read`` (grounding), ``check`` → ``test`` (a verified check when it succeeds).
 A kind's own name is accepted too. An **undeclared** tool is read as a ``read``: its successful
-call is tool feedback (it grounds an answer) but never an effect, so a "done" backed only by
-undeclared tools is sent back. Counting an unknown success as an effect instead would let any
-lookup back any claim, which is the failure the gate exists to catch; the cost of the
-conservative default is a retry, bounded by ``max_downgrades``, until the tool is declared.
+call is tool feedback (it grounds an answer) but never an effect, so a "done" on a request for
+a change, backed only by undeclared tools, is sent back. The one exception is a claimed
+action in the final message (*I cancelled ...*): an undeclared tool whose name carries the
+verb backs it (:mod:`earnest.effects.actions`), which a declaration as ``read`` takes away.
+Counting an unknown success as an effect instead would let any lookup back any claim, which
+is the failure the gate exists to catch; the cost of the conservative default is a retry,
+bounded by ``max_downgrades``, until the tool is declared.
 
 Example:
     >>> DEFAULT_REGISTRY.kind_of("MultiEdit"), DEFAULT_REGISTRY.kind_of("run_shell_command")
