@@ -6,9 +6,11 @@ tool objects, read by :func:`declared_kinds` where their definitions say what th
 
 - an explicit ``earnest`` entry in the tool's ``metadata`` (LangChain's ``BaseTool.metadata``,
   Pydantic AI's ``Tool(metadata=...)``): ``{"earnest": "state_change"}``;
-- MCP tool annotations, on the tool (``annotations``, an MCP ``ToolAnnotations`` or a dict) or
-  in its ``metadata`` (under ``annotations``, or the hints themselves): ``readOnlyHint: true``
-  is a read; ``readOnlyHint: false`` or ``destructiveHint: true`` a state change.
+- MCP tool annotations: on an MCP SDK ``Tool`` (``annotations``), on an OpenAI Agents SDK
+  ``FunctionTool`` made from an MCP tool (``mcp_annotations``), in a tool's ``metadata``
+  (Pydantic AI's MCP tools keep them under ``annotations``; or the hints themselves), as an
+  object or a dict, camelCase (the wire) or snake_case (MCP SDK 2): ``readOnlyHint: true`` is
+  a read; ``readOnlyHint: false`` or ``destructiveHint: true`` a state change.
 
 A tool whose definition says nothing is not declared: it counts as a read, the documented
 default of :mod:`earnest.effects.registry` (its success grounds an answer, never backs a
@@ -71,7 +73,12 @@ def tool_kind(tool: Any) -> str | None:
         explicit = metadata.get("earnest")
         if isinstance(explicit, str) and canonical_kind(explicit) is not None:
             return canonical_kind(explicit)
-    for hints in (_field(tool, "annotations"), _field(metadata, "annotations"), metadata):
+    for hints in (
+        _field(tool, "annotations"),
+        _field(tool, "mcp_annotations"),
+        _field(metadata, "annotations"),
+        metadata,
+    ):
         kind = _hinted(hints)
         if kind is not None:
             return kind
@@ -88,12 +95,17 @@ def with_tools(config: EffectGateConfig, tools: ToolsArg) -> EffectGateConfig:
 
 
 def _hinted(hints: Any) -> str | None:
-    read_only = _field(hints, "readOnlyHint")
+    read_only = _hint(hints, "readOnlyHint", "read_only_hint")
     if read_only is True:
         return "read"
-    if read_only is False or _field(hints, "destructiveHint") is True:
+    if read_only is False or _hint(hints, "destructiveHint", "destructive_hint") is True:
         return "action"
     return None
+
+
+def _hint(hints: Any, wire: str, python: str) -> Any:
+    value = _field(hints, wire)
+    return _field(hints, python) if value is None else value
 
 
 def _field(value: Any, key: str) -> Any:
