@@ -147,8 +147,10 @@ def _build(
             builder.tool_result(call_id, is_error=error is not None, error=error,
                                 output=output if isinstance(output, str) else content_text(output))  # fmt: skip
         elif kind in ("agent", "custom") and error is not None:
-            reason = "max_turns" if _MAX_TURNS.search(error) else "api_error"
-            builder.terminate(reason, error)
+            if _MAX_TURNS.search(error):
+                builder.terminate("max_turns", error)
+            else:
+                builder.terminate("api_error", error)
         if kind == "agent" and isinstance(data.get("name"), str):
             builder.metadata.setdefault("agent", data["name"])
     return builder.build()
