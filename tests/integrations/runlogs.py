@@ -21,6 +21,7 @@ is done all the same. What each returns is the log as the framework writes it:
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import sys
 from collections.abc import Callable
@@ -83,7 +84,7 @@ def pydantic_ai_messages(ws: Path, name: str) -> bytes:
     return data
 
 
-def openai_agents_trace(ws: Path, name: str) -> str:
+def openai_agents_trace(ws: Path, name: str, max_turns: int | None = None) -> str:
     from agents import (
         Agent,
         OpenAIChatCompletionsModel,
@@ -93,6 +94,7 @@ def openai_agents_trace(ws: Path, name: str) -> str:
         set_trace_processors,
         set_tracing_disabled,
     )
+    from agents.exceptions import MaxTurnsExceeded
     from agents.tracing import Span, Trace, TracingProcessor
     from openai import AsyncOpenAI
 
@@ -138,7 +140,11 @@ def openai_agents_trace(ws: Path, name: str) -> str:
             llm = OpenAIChatCompletionsModel(model="gpt-fake", openai_client=client)
             agent = Agent(name="worker", instructions="Do the task.", model=llm,
                           tools=[write_file, boom])  # fmt: skip
-            Runner.run_sync(agent, REQUEST)
+            if max_turns is None:
+                Runner.run_sync(agent, REQUEST)
+            else:
+                with contextlib.suppress(MaxTurnsExceeded):
+                    Runner.run_sync(agent, REQUEST, max_turns=max_turns)
     finally:
         set_trace_processors([])
         set_tracing_disabled(True)

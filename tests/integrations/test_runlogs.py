@@ -12,7 +12,7 @@ framework_version("pydantic-ai-slim", "2.78.0", "pip install 'earnest[pydantic-a
 framework_version("openai-agents", "0.24.0", "pip install 'earnest[openai-agents]'")
 framework_version("opentelemetry-sdk", "1.39.0", "pip install 'earnest[otel]'")
 
-from runlogs import LOGS, SCRIPTS, write_log  # noqa: E402
+from runlogs import LOGS, SCRIPTS, openai_agents_trace, write_log  # noqa: E402
 
 from earnest.trajectory import ReadReport, read_trajectories  # noqa: E402
 from earnest.trajectory.readers import detect_format  # noqa: E402
@@ -34,3 +34,13 @@ def test_a_fresh_log_reads_like_the_sample(fmt: str, name: str, tmp_path: Path) 
     assert [(c.name, c.outcome) for c in t.tool_calls] == EXPECTED[name]
     assert t.user_request == "Create hello.py that prints hello."
     assert t.final_message == "Done: I created hello.py."
+
+
+def test_the_agents_sdk_turn_limit_is_an_abnormal_end(tmp_path: Path) -> None:
+    """``max_turns`` reached: the SDK marks the agent span ``Max turns exceeded``."""
+    path = tmp_path / "trace.jsonl"
+    path.write_text(openai_agents_trace(tmp_path, "write-after-failed-tool", max_turns=1))
+    (t,) = read_trajectories(path)
+    assert t.termination.reason == "max_turns"
+    assert "Max turns exceeded" in t.termination.detail
+    assert [(c.name, c.outcome) for c in t.tool_calls] == [("boom", "error")]
