@@ -209,3 +209,76 @@ def main(out: Path) -> None:
 if __name__ == "__main__":
     sys.path[:0] = [str(Path(__file__).parent), str(Path(__file__).parent.parent)]
     main(Path(sys.argv[1]))
+
+
+def langchain_langsmith_runs(ws: Path, name: str) -> str:
+    """LangChain v1 ``create_agent`` traced by LangSmith's own client (``LangChainTracer``) to a
+    fake LangSmith API on 127.0.0.1: each run as the client sent it (``POST /runs``, then the
+    ``PATCH /runs/{id}`` that ends it, merged), one run per line in the order they started."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from langchain.agents import create_agent
+    from langchain_core.tools import ToolException, tool
+    from langchain_core.tracers.langchain import LangChainTracer
+    from langchain_openai import ChatOpenAI
+    from langsmith import Client
+
+    runs: dict[str, dict[str, Any]] = {}
+    lock = threading.Lock()
+
+    class Api(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def _answer(self) -> None:
+            body = self.rfile.read(int(self.headers.get("content-length") or 0))
+            if self.path.startswith("/runs") and body:
+                run = json.loads(body)
+                with lock:
+                    runs.setdefault(str(run["id"]), {}).update(run)
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        do_POST = do_PATCH = do_GET = _answer
+
+    @tool
+    def write_file(path: str, content: str) -> str:
+        """Write content to a file in the workspace."""
+        try:
+            return agentkit.write_file(ws, path, content)
+        except ValueError as exc:  # LangChain's own error path for a tool that fails
+            raise ToolException(str(exc)) from exc
+
+    @tool
+    def boom(path: str) -> str:
+        """Write a file (this one always fails)."""
+        try:
+            return agentkit.boom(ws, path)
+        except RuntimeError as exc:
+            raise ToolException(str(exc)) from exc
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Api)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        client = Client(api_url=f"http://127.0.0.1:{server.server_address[1]}",
+                        api_key="fake", auto_batch_tracing=False)  # fmt: skip
+        tracer = LangChainTracer(client=client, project_name="earnest-runlogs")
+        with FakeModel("chat", script(name)) as model:
+            llm = ChatOpenAI(model="gpt-fake", base_url=f"{model.url}/v1", api_key="sk-fake",
+                             max_retries=0)  # fmt: skip
+            write_file.handle_tool_error = boom.handle_tool_error = True
+            agent = create_agent(llm, tools=[write_file, boom])
+            agent.invoke({"messages": [{"role": "user", "content": REQUEST}]},
+                         config={"callbacks": [tracer]})  # fmt: skip
+            tracer.wait_for_futures()
+    finally:
+        server.shutdown()
+    ordered = sorted(runs.values(), key=lambda r: str(r.get("dotted_order") or ""))
+    return "".join(json.dumps(run) + "\n" for run in ordered)
+
+
+LOGS["langsmith-runs"] = (langchain_langsmith_runs, ".jsonl")

@@ -11,6 +11,8 @@ from agentkit import framework_version
 framework_version("pydantic-ai-slim", "2.78.0", "pip install 'earnest[pydantic-ai]'")
 framework_version("openai-agents", "0.24.0", "pip install 'earnest[openai-agents]'")
 framework_version("opentelemetry-sdk", "1.39.0", "pip install 'earnest[otel]'")
+framework_version("langchain", "1.0.0", "pip install 'earnest[langchain]'")
+framework_version("langsmith", "0.4.0", "pip install 'earnest[langchain]'")
 
 from runlogs import LOGS, SCRIPTS, openai_agents_trace, write_log  # noqa: E402
 

@@ -1,5 +1,6 @@
 """Run logs the agent frameworks write (tests/data/trajectory/FRAMEWORKS.md): Pydantic AI's
-messages JSON, the OpenAI Agents SDK's trace, OTel GenAI spans as OTLP JSON. Each is detected,
+messages JSON, the OpenAI Agents SDK's trace, OTel GenAI spans as OTLP JSON, LangSmith's runs
+of a LangChain agent. Each is detected,
 read, and scored by ``trajectory score``; the failing tool is a failed call."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ FILES = {
     "pydantic-ai-messages": ".json",
     "openai-agents-trace": ".jsonl",
     "otlp-json": ".jsonl",
+    "langsmith-runs": ".jsonl",
 }
 CASES = [(fmt, name) for fmt in FILES for name in ("write-after-failed-tool",
                                                      "claim-after-failed-write")]  # fmt: skip
@@ -102,12 +104,14 @@ def test_pydantic_ai_feedback_and_pretty_printed(tmp_path: Path) -> None:
          "messages[0]: not a message with a parts list"),
         ("openai-agents-trace", '{"object": "trace.span", "trace_id": "t"}\n',
          "line 1: a span with no span_data object"),
+        ("langsmith-runs", '{"id": "r", "trace_id": "r", "run_type": 5}\n',
+         "line 1: not a LangSmith run (no trace_id or run_type)"),
     ],
 )  # fmt: skip
 def test_bad_logs_name_the_file_and_place(
     fmt: str, content: str, words: str, tmp_path: Path
 ) -> None:
-    path = tmp_path / ("bad.jsonl" if fmt == "openai-agents-trace" else "bad.json")
+    path = tmp_path / ("bad.json" if fmt == "pydantic-ai-messages" else "bad.jsonl")
     path.write_text(content)
     done = run_earnest("trajectory", "score", str(path), "--input-format", fmt)
     assert done.returncode == 2 and "Traceback" not in done.stderr

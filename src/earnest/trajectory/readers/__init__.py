@@ -48,6 +48,7 @@ READERS: dict[str, str] = {
     "gemini-cli-session": "gemini_session",
     "gemini-cli-stream": "gemini_stream",
     "inspect": "inspect_log",
+    "langsmith-runs": "langsmith_runs",
     "mini-swe-agent": "mini_swe_agent",
     "openai-agents-trace": "openai_agents_trace",
     "openai-chat": "openai_chat",

@@ -110,6 +110,8 @@ def _classify_records(objects: list[dict[str, Any]], *, single: bool, name: str)
         return "otlp-json"  # an OTel collector file exporter: one trace request per line
     if any(_agents_trace_item(o) for o in objects):
         return "openai-agents-trace"  # the OpenAI Agents SDK's Trace/Span.export(), one a line
+    if any(_langsmith_run(o) for o in objects):
+        return "langsmith-runs"
     if _gemini_jsonl(objects):
         return "gemini-cli-session"
     if _pi_session(objects):
@@ -226,6 +228,16 @@ def _agents_trace_item(o: Any) -> bool:
     )
 
 
+def _langsmith_run(o: Any) -> bool:
+    """A LangSmith run record (``langsmith.schemas.Run``)."""
+    return (
+        isinstance(o, dict)
+        and isinstance(o.get("run_type"), str)
+        and "dotted_order" in o
+        and "trace_id" in o
+    )
+
+
 def _classify_document(doc: dict[str, Any], name: str) -> str | None:
     if doc.get("schema") == "earnest.trajectory/1":
         return "earnest"
@@ -277,6 +289,8 @@ def _classify_array(items: list[Any]) -> str | None:
         return "pydantic-ai-messages"  # result.all_messages_json()
     if _agents_trace_item(first):
         return "openai-agents-trace"
+    if _langsmith_run(first):
+        return "langsmith-runs"
     if ("action" in first or "observation" in first) and "source" in first:
         return "openhands"
     if first.get("type") in ("system", "assistant", "user", "result") and "session_id" in first:
