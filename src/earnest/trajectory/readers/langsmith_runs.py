@@ -93,8 +93,7 @@ def _build(
     ordered = sorted(enumerate(runs), key=lambda p: (str(p[1].get("dotted_order") or ""), p[0]))
     for _, run in ordered:
         kind = run.get("run_type")
-        inputs = run.get("inputs") if isinstance(run.get("inputs"), dict) else {}
-        outputs = run.get("outputs") if isinstance(run.get("outputs"), dict) else {}
+        inputs, outputs = _dict(run.get("inputs")), _dict(run.get("outputs"))
         error = run.get("error") if isinstance(run.get("error"), str) and run["error"] else None
         if kind == "llm":
             builder.new_turn()
@@ -109,8 +108,7 @@ def _build(
             tool = run.get("name") if isinstance(run.get("name"), str) else "unknown"
             lone = inputs.get("input") if set(inputs) == {"input"} else None
             args = parse_arguments(lone) if isinstance(lone, str) else dict(inputs)
-            extra = run.get("extra") if isinstance(run.get("extra"), dict) else {}
-            call_id = extra.get("tool_call_id") or run.get("id")
+            call_id = _dict(run.get("extra")).get("tool_call_id") or run.get("id")
             call_id = builder.tool_call(str(call_id), str(tool), args,
                                         edits=structured_edits(str(tool), args))  # fmt: skip
             output = outputs.get("output")
@@ -126,6 +124,10 @@ def _build(
             else:
                 builder.terminate("api_error", error.splitlines()[0])
     return builder.build()
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _human_texts(value: Any) -> list[str]:
