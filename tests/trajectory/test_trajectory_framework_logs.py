@@ -1,4 +1,4 @@
-"""Run logs the agent frameworks write (tests/data/trajectory/FRAMEWORKS.md): Pydantic AI's
+"""Run logs the agent frameworks write (tests/data/trajectory/SOURCE.md): Pydantic AI's
 messages JSON, the OpenAI Agents SDK's trace, OTel GenAI spans as OTLP JSON, LangSmith's runs
 of a LangChain agent. Each is detected,
 read, and scored by ``trajectory score``; the failing tool is a failed call."""
