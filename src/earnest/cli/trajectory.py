@@ -71,6 +71,36 @@ def _fail_over_option() -> Any:
     )
 
 
+def _tool_option() -> Any:
+    return typer.Option(
+        None,
+        "--tool",
+        metavar="NAME=CLASS",
+        help="Declare one of your own tools (repeatable): NAME=state_change (an effect), "
+        "NAME=read (grounds an answer, never an effect) or NAME=check (a verified check when it "
+        "succeeds), or any earnest tool kind. Over [effects.tools] of --config. A tool declared "
+        "nowhere counts as a read.",
+        show_default=False,
+    )
+
+
+def _config_option() -> Any:
+    return typer.Option(
+        None,
+        "--config",
+        help="The earnest.toml (or pyproject.toml, or a folder with one) whose [effects.tools] "
+        "and unknown_shell declare your tools. Default: the current directory's, if any.",
+        show_default=False,
+    )
+
+
+def _declarations(config: Path | None, tools: list[str] | None) -> Any:
+    """The tool declarations of ``--config`` (default: the current folder) and ``--tool``."""
+    from earnest.effects.config import tool_declarations
+
+    return tool_declarations(config if config is not None else Path.cwd(), tools or ())
+
+
 def _report_output_option() -> Any:
     return typer.Option(
         None, "--output", "-o", help="Write the report to FILE (atomically) instead of stdout."
@@ -212,6 +242,8 @@ def score(
         "last change: the claims field (on by default; --no-strict-claims turns it off).",
     ),
     input_format: str | None = _input_format_option(),
+    tools: list[str] | None = _tool_option(),
+    config_file: Path | None = _config_option(),
     output: Path | None = _report_output_option(),
     no_redact: NoRedactOpt = False,
     shard: str | None = _shard_option(),
@@ -249,6 +281,10 @@ def score(
     The gate is replayed without a workspace (the recorded files are not here): file
     changes reported by the agent's tools count, unverified.
 
+    Your own tools (cancel_reservation, send_invoice) are unknown to earnest: declare them
+    with --tool NAME=state_change|read|check or in [effects.tools]; an undeclared tool counts
+    as a read (it grounds an answer but is never an effect).
+
     --otel also sends each trajectory's outcome as an OpenTelemetry gen_ai.evaluation.result
     event (docs/formats.md); a failed export is a warning and changes no exit status.
 
@@ -273,7 +309,10 @@ def score(
         raise InputError(None, "--dimensions", "no dimension named")
     files = _checked_files(paths, output, input_format)
     chosen = _sharded(files, shard)
-    config = ScoreConfig(tuple(names), max_downgrades, input_format, fmt.value, strict_claims)
+    declared = _declarations(config_file, tools)
+    config = ScoreConfig(
+        tuple(names), max_downgrades, input_format, fmt.value, strict_claims, declared
+    )
     if dask is not None and jobs is not None:
         raise InputError(None, "--jobs", "not with --dask: the cluster's workers score")
     workers = default_jobs() if jobs is None else capped_jobs(jobs)
@@ -457,6 +496,8 @@ def replay_gate(
         "unverified-claim (on by default; --no-strict-claims turns it off).",
     ),
     input_format: str | None = _input_format_option(),
+    tools: list[str] | None = _tool_option(),
+    config_file: Path | None = _config_option(),
     output: Path | None = _report_output_option(),
     no_redact: NoRedactOpt = False,
 ) -> None:
@@ -471,7 +512,8 @@ def replay_gate(
 
     No workspace: the recorded files are not on this machine, so the gate runs with
     verify_artifacts=False and file changes reported by the agent's tools count,
-    unverified. The replayed gate ignores EARNEST_EFFECT_GATE.
+    unverified. The replayed gate ignores EARNEST_EFFECT_GATE. Your own tools are declared
+    as for `trajectory score` (--tool, [effects.tools]).
 
     Exit status: 0 replayed, 2 bad input or nothing readable.
     """
@@ -481,12 +523,15 @@ def replay_gate(
     from earnest.trajectory import ReplayTally, TrajectoryReplay, replay_trajectory
 
     fmt = format_for(fmt, output, param="fmt")
+    registry = _declarations(config_file, tools).registry()
     files = _checked_files(paths, output, input_format)
     tally = ReplayTally(max_downgrades)
     replays: list[TrajectoryReplay] = []
 
     def take(t: Trajectory) -> None:
-        replay = replay_trajectory(t, max_downgrades=max_downgrades, strict_claims=strict_claims)
+        replay = replay_trajectory(
+            t, max_downgrades=max_downgrades, registry=registry, strict_claims=strict_claims
+        )
         tally.add(replay)
         replays.append(replay)
 

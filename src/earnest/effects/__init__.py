@@ -55,7 +55,12 @@ if TYPE_CHECKING:
         observe_tool_result,
         tool_succeeded,
     )
-    from earnest.effects.config import load_effect_gate_config
+    from earnest.effects.config import (
+        ToolDeclarations,
+        load_effect_gate_config,
+        parse_tool_options,
+        tool_declarations,
+    )
     from earnest.effects.expectation import (
         ExpectationRules,
         effect_class_for_task_type,
@@ -70,7 +75,14 @@ if TYPE_CHECKING:
         EvaluationDecision,
         EvaluationResult,
     )
-    from earnest.effects.registry import DEFAULT_REGISTRY, STACKS, TOOL_KINDS, ToolRegistry
+    from earnest.effects.registry import (
+        DEFAULT_REGISTRY,
+        STACKS,
+        TOOL_CLASSES,
+        TOOL_KINDS,
+        ToolRegistry,
+        canonical_kind,
+    )
     from earnest.effects.shell import ShellAnalysis, ShellEffect, analyze_shell, is_check_command
     from earnest.effects.shell_outcomes import CommandOutcome, command_outcomes
     from earnest.effects.workspace import (
@@ -95,6 +107,9 @@ _HOME = {
     "observe_tool_result": "classify",
     "tool_succeeded": "classify",
     "load_effect_gate_config": "config",
+    "ToolDeclarations": "config",
+    "tool_declarations": "config",
+    "parse_tool_options": "config",
     "ExpectationRules": "expectation",
     "effect_class_for_task_type": "expectation",
     "expected_effect_class": "expectation",
@@ -115,7 +130,9 @@ _HOME = {
     "EvaluationResult": "models",
     "DEFAULT_REGISTRY": "registry",
     "STACKS": "registry",
+    "TOOL_CLASSES": "registry",
     "TOOL_KINDS": "registry",
+    "canonical_kind": "registry",
     "ToolRegistry": "registry",
     "ShellAnalysis": "shell",
     "ShellEffect": "shell",
@@ -138,6 +155,7 @@ __all__ = [
     "DEFAULT_REGISTRY",
     "ENV_VAR",
     "STACKS",
+    "TOOL_CLASSES",
     "TOOL_KINDS",
     "ArtifactCheck",
     "ArtifactStatus",
@@ -160,11 +178,13 @@ __all__ = [
     "ShellAnalysis",
     "ShellCall",
     "ShellEffect",
+    "ToolDeclarations",
     "ToolObservation",
     "ToolRegistry",
     "Workspace",
     "WorkspaceBaseline",
     "analyze_shell",
+    "canonical_kind",
     "classify_tool_result",
     "command_outcomes",
     "effect_class_for_task_type",
@@ -174,8 +194,10 @@ __all__ = [
     "is_check_command",
     "load_effect_gate_config",
     "observe_tool_result",
+    "parse_tool_options",
     "resolve_enabled",
     "resolve_inside",
+    "tool_declarations",
     "tool_succeeded",
     "verify_claims",
 ]

@@ -26,14 +26,28 @@ kind                      meaning (and the evidence a successful call gives)
 
 Lookup tries the exact name, then its lower-case form, then the last segment of an MCP name
 (``mcp__filesystem__write_file`` → ``write_file``). Names are case-folded because stacks differ
-only in case (Claude Code ``Write``, managed agents ``write``). Unknown names give no effect;
-their successful calls still count as tool feedback for grounding.
+only in case (Claude Code ``Write``, managed agents ``write``).
+
+A user's own tools (``cancel_reservation``, ``send_invoice``) are declared with one of three
+*classes*, each a kind above (:data:`TOOL_CLASSES`): ``state_change`` → ``action`` (an effect),
+``read`` → ``read`` (grounding), ``check`` → ``test`` (a verified check when it succeeds).
+A kind's own name is accepted too. An **undeclared** tool is read as a ``read``: its successful
+call is tool feedback (it grounds an answer) but never an effect, so a "done" on a request for
+a change, backed only by undeclared tools, is sent back. The one exception is a claimed
+action in the final message (*I cancelled ...*): an undeclared tool whose name carries the
+verb backs it (:mod:`earnest.effects.actions`), which a declaration as ``read`` takes away.
+Counting an unknown success as an effect instead would let any lookup back any claim, which
+is the failure the gate exists to catch; the cost of the conservative default is a retry,
+bounded by ``max_downgrades``, until the tool is declared.
 
 Example:
     >>> DEFAULT_REGISTRY.kind_of("MultiEdit"), DEFAULT_REGISTRY.kind_of("run_shell_command")
     ('edit', 'shell')
     >>> DEFAULT_REGISTRY.with_overrides({"deploy_site": "shell"}).kind_of("deploy_site")
     'shell'
+    >>> DEFAULT_REGISTRY.with_overrides({"cancel_reservation": "state_change"}).kind_of(
+    ...     "cancel_reservation")
+    'action'
 """
 
 from __future__ import annotations
@@ -58,6 +72,30 @@ GROUNDING_KINDS = frozenset({"read", "list", "search", "web", "task", "shell_out
 """Kinds whose successful calls ground an answer in tool feedback."""
 SILENT_KINDS = frozenset({"todo", "plan", "ask", "submit", "noop"})
 """Kinds that are neither effects nor grounding."""
+TOOL_CLASSES: Mapping[str, str] = MappingProxyType(
+    {"state_change": "action", "read": "read", "check": "test"}
+)
+"""The classes a user declares their own tools with → the kind each stands for."""
+
+
+def canonical_kind(value: str) -> str | None:
+    """The kind a declaration names: a class of :data:`TOOL_CLASSES` or a kind; None if neither.
+
+    Example:
+        >>> canonical_kind("state_change"), canonical_kind("check"), canonical_kind("write")
+        ('action', 'test', 'write')
+        >>> canonical_kind("mutation") is None
+        True
+    """
+    if value in TOOL_CLASSES:
+        return TOOL_CLASSES[value]
+    return value if value in TOOL_KINDS else None
+
+
+def expected_kinds() -> str:
+    """The declarations accepted, for error messages: the classes, then the kinds."""
+    return ", ".join([*TOOL_CLASSES, *sorted(TOOL_KINDS - set(TOOL_CLASSES))])
+
 
 _STACKS: dict[str, dict[str, str]] = {
     "claude-code": {
@@ -182,16 +220,17 @@ class ToolRegistry:
     def with_overrides(
         self, mapping: Mapping[str, str], *, unknown_shell: UnknownPolicy | None = None
     ) -> ToolRegistry:
-        """A registry with ``mapping`` (tool name → kind) layered over this one.
+        """A registry with ``mapping`` (tool name → kind or class) layered over this one.
 
-        Raises ``ValueError`` naming the tool when a kind is not one of :data:`TOOL_KINDS`.
+        Raises ``ValueError`` naming the tool when a value is neither a class of
+        :data:`TOOL_CLASSES` nor one of :data:`TOOL_KINDS`.
         """
         table = dict(self.kinds)
-        for name, kind in mapping.items():
-            if kind not in TOOL_KINDS:
+        for name, value in mapping.items():
+            kind = canonical_kind(value)
+            if kind is None:
                 raise ValueError(
-                    f"tool {name!r}: unknown kind {kind!r} (expected one of "
-                    f"{', '.join(sorted(TOOL_KINDS))})"
+                    f"tool {name!r}: unknown kind {value!r} (expected one of {expected_kinds()})"
                 )
             table[name] = kind
             table[name.lower()] = kind
@@ -214,6 +253,9 @@ __all__ = [
     "GROUNDING_KINDS",
     "SILENT_KINDS",
     "STACKS",
+    "TOOL_CLASSES",
     "TOOL_KINDS",
     "ToolRegistry",
+    "canonical_kind",
+    "expected_kinds",
 ]

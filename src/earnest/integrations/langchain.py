@@ -35,6 +35,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from earnest.effects.gate import EffectGateConfig
 from earnest.integrations.lc_messages import message_text, tool_results
 from earnest.integrations.run import RunGate, Verdict
+from earnest.integrations.tools import ToolsArg
 
 
 class EffectGateMiddleware(AgentMiddleware):
@@ -47,9 +48,10 @@ class EffectGateMiddleware(AgentMiddleware):
         workspace: str | os.PathLike[str] | None = None,
         task_type: str | None = None,
         env: Mapping[str, str] | None = None,
+        tools: ToolsArg = None,
     ) -> None:
         super().__init__()
-        self.run = RunGate(config, workspace=workspace, task_type=task_type, env=env)
+        self.run = RunGate(config, workspace=workspace, task_type=task_type, env=env, tools=tools)
         self._seen = 0
 
     @property

@@ -45,6 +45,7 @@ from langgraph.types import Command
 from earnest.effects.gate import EffectGateConfig
 from earnest.integrations.lc_messages import message_text, tool_results
 from earnest.integrations.run import RunGate, Verdict
+from earnest.integrations.tools import ToolsArg
 
 NODE = "earnest_effect_gate"
 RETRY_ID = "earnest-effect-gate-retry-"
@@ -66,8 +67,10 @@ class EffectGateNode:
         tools: str = "tools",
         messages_key: str = "messages",
         name: str = NODE,
+        declared_tools: ToolsArg = None,
     ) -> None:
-        self.run = RunGate(config, workspace=workspace, task_type=task_type, env=env)
+        self.run = RunGate(config, workspace=workspace, task_type=task_type, env=env,
+                           tools=declared_tools)  # fmt: skip
         self.agent, self.tools, self.messages_key, self.name = agent, tools, messages_key, name
         self._request: object = _UNSET
         self._seen = 0

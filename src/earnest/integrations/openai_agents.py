@@ -35,6 +35,7 @@ from agents.tool import default_tool_error_function
 
 from earnest.effects.gate import EffectGateConfig
 from earnest.integrations.run import RunGate, Verdict, tool_result
+from earnest.integrations.tools import ToolsArg
 
 _SDK_ERROR = default_tool_error_function(None, RuntimeError())  # type: ignore[arg-type]
 
@@ -49,8 +50,9 @@ class GatedRunner:
         workspace: str | os.PathLike[str] | None = None,
         task_type: str | None = None,
         env: Mapping[str, str] | None = None,
+        tools: ToolsArg = None,
     ) -> None:
-        self.gate = RunGate(config, workspace=workspace, task_type=task_type, env=env)
+        self.gate = RunGate(config, workspace=workspace, task_type=task_type, env=env, tools=tools)
 
     @property
     def last(self) -> Verdict | None:

@@ -44,6 +44,7 @@ from pydantic_ai.messages import (
 
 from earnest.effects.gate import EffectGateConfig
 from earnest.integrations.run import RunGate, Verdict, tool_result
+from earnest.integrations.tools import ToolsArg
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +59,9 @@ class EffectGateValidator:
         workspace: str | os.PathLike[str] | None = None,
         task_type: str | None = None,
         env: Mapping[str, str] | None = None,
+        tools: ToolsArg = None,
     ) -> None:
-        self.gate = RunGate(config, workspace=workspace, task_type=task_type, env=env)
+        self.gate = RunGate(config, workspace=workspace, task_type=task_type, env=env, tools=tools)
         self.framework_budget_spent = False
         self._run: str | None = None
         self._seen = 0
@@ -101,9 +103,12 @@ def gate(
     workspace: str | os.PathLike[str] | None = None,
     task_type: str | None = None,
     env: Mapping[str, str] | None = None,
+    tools: ToolsArg = None,
 ) -> EffectGateValidator:
     """Register the gate as an output validator of ``agent``; returns the validator."""
-    validator = EffectGateValidator(config, workspace=workspace, task_type=task_type, env=env)
+    validator = EffectGateValidator(
+        config, workspace=workspace, task_type=task_type, env=env, tools=tools
+    )
 
     def earnest_effect_gate_start(ctx: RunContext[Any]) -> None:
         validator.begin(ctx)  # adds no instruction: only marks the run's start

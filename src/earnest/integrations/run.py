@@ -7,6 +7,10 @@ reports, ``judge`` the final answer. A :class:`Verdict` says whether to send the
 ``max_downgrades`` retries the answer stands and the verdict says so (``exhausted``, ``note``).
 :func:`tool_result` turns one call, as a framework reports it, into the mapping the gate reads.
 
+The user's own tools are declared with ``tools=`` (a mapping name → ``state_change`` /
+``read`` / ``check``, or the framework's tool objects, whose metadata or MCP annotations say
+what they do: :mod:`earnest.integrations.tools`); an undeclared tool counts as a read.
+
 The integrations' default config switches the gate on and checks the final message's claims
 (``strict_claims``: "all tests pass" after a failing run is sent back); the user switched the
 gate on by adding it, and ``EARNEST_EFFECT_GATE=0`` still switches it off.
@@ -21,6 +25,11 @@ Example:
     >>> gate.record([tool_result("bash", {"command": "pytest -q"}, "3 passed in 0.01s")])
     >>> gate.judge("Fixed it; 3 tests pass.").retry
     False
+    >>> booking = RunGate(env={}, tools={"cancel_reservation": "state_change"})
+    >>> booking.start("Cancel reservation ABC123")
+    >>> booking.record([tool_result("cancel_reservation", {"id": "ABC123"}, '{"status": "ok"}')])
+    >>> booking.judge("Done: your reservation is cancelled.").retry
+    False
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ from typing import Any
 
 from earnest.effects.gate import EffectGate, EffectGateConfig
 from earnest.effects.models import EvaluationDecision, EvaluationResult
+from earnest.integrations.tools import ToolsArg, with_tools
 
 log = logging.getLogger("earnest.integrations")
 
@@ -139,9 +149,10 @@ class RunGate:
         task_type: str | None = None,
         baseline: bool = True,
         env: Mapping[str, str] | None = None,
+        tools: ToolsArg = None,
     ) -> None:
-        self.gate = EffectGate(config if config is not None else default_config(),
-                               workspace=workspace, env=env)  # fmt: skip
+        config = with_tools(config if config is not None else default_config(), tools)
+        self.gate = EffectGate(config, workspace=workspace, env=env)
         self.task_type = task_type
         self.baseline = baseline and workspace is not None
         self.request: str | None = None

@@ -36,6 +36,7 @@ from smolagents.utils import (  # type: ignore[import-untyped,unused-ignore]
 
 from earnest.effects.gate import EffectGateConfig
 from earnest.integrations.run import RunGate, Verdict, tool_result
+from earnest.integrations.tools import ToolsArg
 
 FINAL_ANSWER = "final_answer"
 
@@ -56,8 +57,9 @@ class EffectGateCheck:
         workspace: str | os.PathLike[str] | None = None,
         task_type: str | None = None,
         env: Mapping[str, str] | None = None,
+        tools: ToolsArg = None,
     ) -> None:
-        self.gate = RunGate(config, workspace=workspace, task_type=task_type, env=env)
+        self.gate = RunGate(config, workspace=workspace, task_type=task_type, env=env, tools=tools)
         self._seen = 0
 
     @property
@@ -85,9 +87,10 @@ def gate(
     workspace: str | os.PathLike[str] | None = None,
     task_type: str | None = None,
     env: Mapping[str, str] | None = None,
+    tools: ToolsArg = None,
 ) -> EffectGateCheck:
     """Add the gate to ``agent``'s final-answer checks; returns the check."""
-    check = EffectGateCheck(config, workspace=workspace, task_type=task_type, env=env)
+    check = EffectGateCheck(config, workspace=workspace, task_type=task_type, env=env, tools=tools)
     agent.final_answer_checks.append(check)
     run = agent.run
 

@@ -38,6 +38,7 @@ from strands.hooks import (
 
 from earnest.effects.gate import EffectGateConfig
 from earnest.integrations.run import RunGate, Verdict, tool_result
+from earnest.integrations.tools import ToolsArg
 
 ANSWERED = ("end_turn", "stop_sequence")
 """Stop reasons of a final answer (not an interrupt, a cancel, a token limit)."""
@@ -54,8 +55,9 @@ class EffectGateHooks:
         workspace: str | os.PathLike[str] | None = None,
         task_type: str | None = None,
         env: Mapping[str, str] | None = None,
+        tools: ToolsArg = None,
     ) -> None:
-        self.run = RunGate(config, workspace=workspace, task_type=task_type, env=env)
+        self.run = RunGate(config, workspace=workspace, task_type=task_type, env=env, tools=tools)
         self._resuming = False
 
     @property

@@ -27,6 +27,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from earnest.effects.config import ToolDeclarations
+from earnest.effects.registry import ToolRegistry
 from earnest.parallel import ordered_map
 from earnest.trajectory.battery import BatteryTally, TrajectoryResult, score_trajectory
 from earnest.trajectory.readers import read_trajectories
@@ -36,6 +38,9 @@ from earnest.trajectory.scorers import DimensionScorer, scorers_for
 BATCH_BYTES = 2 * 1024 * 1024
 """A batch closes once its files reach this size (or :data:`BATCH_FILES` files)."""
 BATCH_FILES = 16
+
+
+_NO_DECLARATIONS = ToolDeclarations()
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +58,8 @@ class ScoreConfig:
     output: str
     strict_claims: bool = True
     """Check the final message's claims (:mod:`earnest.trajectory.said_did`)."""
+    tools: ToolDeclarations = _NO_DECLARATIONS
+    """The user's own tools (``[effects.tools]``, ``--tool``) over the built-in names."""
 
 
 @dataclass
@@ -73,7 +80,7 @@ def _setup(config: ScoreConfig) -> None:
     """Per process: keep the config and build the scorers once."""
     global _config, _scorers
     _config = config
-    _scorers = scorers_for(list(config.dimensions))
+    _scorers = scorers_for(list(config.dimensions), config.tools.registry())
 
 
 def score_batch(files: Sequence[Path]) -> BatchScore:
@@ -92,7 +99,12 @@ def score_batch_with(config: ScoreConfig, files: Sequence[Path]) -> BatchScore:
 
 @functools.lru_cache(maxsize=16)
 def _scorers_of(config: ScoreConfig) -> tuple[DimensionScorer, ...]:
-    return tuple(scorers_for(list(config.dimensions)))
+    return tuple(scorers_for(list(config.dimensions), _registry_of(config.tools)))
+
+
+@functools.lru_cache(maxsize=16)
+def _registry_of(tools: ToolDeclarations) -> ToolRegistry:
+    return tools.registry()
 
 
 def _score(
@@ -100,12 +112,14 @@ def _score(
 ) -> BatchScore:
     out = BatchScore()
     settings = scoring_settings(config, scorers)
+    registry = _registry_of(config.tools)
     for path in files:
         for trajectory in read_trajectories(path, report=out.report, format=config.input_format):
             result = score_trajectory(
                 trajectory,
                 scorers,
                 max_downgrades=config.max_downgrades,
+                registry=registry,
                 strict_claims=config.strict_claims,
             )
             record = result.to_dict()
@@ -123,18 +137,24 @@ def _score(
 def scoring_settings(config: ScoreConfig, scorers: Sequence[DimensionScorer]) -> dict[str, object]:
     """What decides a record's numbers besides the trajectory: the dimensions scored (resolved,
     so ``default`` and its four names are one setting), ``--strict-claims`` and the gate's
-    budget. Each ``trajectory score`` record carries it (``settings``), so ``trajectory
-    aggregate`` refuses to merge shards scored differently.
+    budget, and the user's tool declarations when there are any (``tools``, ``unknown_shell``).
+    Each ``trajectory score`` record carries it (``settings``), so ``trajectory aggregate``
+    refuses to merge shards scored differently.
 
     Example:
         >>> scoring_settings(ScoreConfig(("default",), 2, None, "jsonl"), [])
         {'dimensions': [], 'strict_claims': True, 'max_downgrades': 2}
     """
-    return {
+    settings: dict[str, object] = {
         "dimensions": sorted(str(s.dimension) for s in scorers),
         "strict_claims": config.strict_claims,
         "max_downgrades": config.max_downgrades,
     }
+    if config.tools.tools:
+        settings["tools"] = dict(config.tools.tools)
+    if config.tools.unknown_shell != _NO_DECLARATIONS.unknown_shell:
+        settings["unknown_shell"] = config.tools.unknown_shell
+    return settings
 
 
 def json_element(record: dict[str, object]) -> str:

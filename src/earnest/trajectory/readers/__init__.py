@@ -48,15 +48,19 @@ READERS: dict[str, str] = {
     "gemini-cli-session": "gemini_session",
     "gemini-cli-stream": "gemini_stream",
     "inspect": "inspect_log",
+    "langsmith-runs": "langsmith_runs",
     "mini-swe-agent": "mini_swe_agent",
+    "openai-agents-trace": "openai_agents_trace",
     "openai-chat": "openai_chat",
     "opencode": "opencode_db",
     "openhands": "openhands",
     "otlp-json": "otlp_json",
     "pi-session": "pi_session",
+    "pydantic-ai-messages": "pydantic_ai_messages",
     "qwen-code-chat": "qwen_chat",
     "swe-agent": "swe_agent",
     "tau-bench": "tau_bench",
+    "tau2-bench": "tau2_bench",
 }
 """Format name → module in this package (imported on first use)."""
 

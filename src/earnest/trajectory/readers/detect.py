@@ -116,6 +116,10 @@ def _classify_records(objects: list[dict[str, Any]], *, single: bool, name: str)
         return "earnest"
     if any(isinstance(o.get("resourceSpans"), list) for o in objects):
         return "otlp-json"  # an OTel collector file exporter: one trace request per line
+    if any(_agents_trace_item(o) for o in objects):
+        return "openai-agents-trace"  # the OpenAI Agents SDK's Trace/Span.export(), one a line
+    if any(_langsmith_run(o) for o in objects):
+        return "langsmith-runs"
     if _gemini_jsonl(objects):
         return "gemini-cli-session"
     if _pi_session(objects):
@@ -224,9 +228,30 @@ def _gemini_jsonl(objects: list[dict[str, Any]]) -> bool:
     return any("$set" in o or "$rewindTo" in o for o in objects)
 
 
+def _agents_trace_item(o: Any) -> bool:
+    """An OpenAI Agents SDK ``Trace.export()`` or ``Span.export()``."""
+    return isinstance(o, dict) and (
+        (o.get("object") == "trace.span" and "span_data" in o)
+        or (o.get("object") == "trace" and "workflow_name" in o)
+    )
+
+
+def _langsmith_run(o: Any) -> bool:
+    """A LangSmith run record (``langsmith.schemas.Run``)."""
+    return (
+        isinstance(o, dict)
+        and isinstance(o.get("run_type"), str)
+        and "dotted_order" in o
+        and "trace_id" in o
+    )
+
+
 def _classify_document(doc: dict[str, Any], name: str) -> str | None:
     if doc.get("schema") == "earnest.trajectory/1":
         return "earnest"
+    data = doc.get("data")
+    if isinstance(data, list) and any(_agents_trace_item(o) for o in data[:10]):
+        return "openai-agents-trace"  # the SDK's BackendSpanExporter batch: {"data": [...]}
     if isinstance(doc.get("resourceSpans"), list):
         return "otlp-json"
     spec = doc.get("eval")
@@ -239,6 +264,10 @@ def _classify_document(doc: dict[str, Any], name: str) -> str | None:
         isinstance(doc.get("steps"), list) and "agent" in doc
     ):
         return "atif"
+    if isinstance(doc.get("simulations"), list) and ("tasks" in doc or "info" in doc):
+        return "tau2-bench"  # tau2's Results
+    if "termination_reason" in doc and "task_id" in doc and ("messages" in doc or "ticks" in doc):
+        return "tau2-bench"  # one tau2 SimulationRun (simulations/<id>.json)
     if isinstance(doc.get("messages"), list):
         if "sessionId" in doc or "projectHash" in doc:
             return "gemini-cli-session"
@@ -264,6 +293,12 @@ def _classify_array(items: list[Any]) -> str | None:
         return None
     if "traj" in first and ("task_id" in first or "reward" in first):
         return "tau-bench"
+    if isinstance(first.get("parts"), list) and first.get("kind") in ("request", "response"):
+        return "pydantic-ai-messages"  # result.all_messages_json()
+    if _agents_trace_item(first):
+        return "openai-agents-trace"
+    if _langsmith_run(first):
+        return "langsmith-runs"
     if ("action" in first or "observation" in first) and "source" in first:
         return "openhands"
     if first.get("type") in ("system", "assistant", "user", "result") and "session_id" in first:
@@ -284,6 +319,10 @@ def _sniff_document(text: str, name: str) -> str | None:
     if is_array:
         if '"traj"' in head and ('"task_id"' in head or '"reward"' in head):
             return "tau-bench"
+        if key == "parts" and '"part_kind"' in head:
+            return "pydantic-ai-messages"
+        if key == "object" and '"span_data"' in head:
+            return "openai-agents-trace"
         if ('"action"' in head or '"observation"' in head) and '"source"' in head:
             return "openhands"
         if key == "type" and '"session_id"' in head:
@@ -293,6 +332,14 @@ def _sniff_document(text: str, name: str) -> str | None:
         return None
     if key == "version" and re.search(r'"eval"\s*:\s*\{', head) and '"task"' in head:
         return "inspect"  # an Inspect AI .json log: {"version": 2, "status": ..., "eval": {...}}
+    if key == "timestamp" and (
+        '"simulations"' in head or ('"num_trials"' in head and '"user_info"' in head)
+    ):
+        return "tau2-bench"  # tau2's Results: {timestamp, info, tasks, simulations}
+    if key == "data" and re.match(r'\s*\{\s*"data"\s*:\s*\[\s*\{\s*"object"\s*:\s*"trace', text):
+        return "openai-agents-trace"
+    if key == "id" and '"termination_reason"' in head and '"task_id"' in head:
+        return "tau2-bench"  # one tau2 SimulationRun
     if key == "schema" and '"earnest.trajectory/1"' in head:
         return "earnest"
     if key == "resourceSpans":

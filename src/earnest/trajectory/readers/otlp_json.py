@@ -386,7 +386,7 @@ def _build(trace_id: str, trace: _Trace, name: str, options: dict[str, Any]) -> 
                 users = [
                     text
                     for role, text in _messages(attrs, "gen_ai.input.messages", "gen_ai.prompt")
-                    if role == "user"
+                    if role == "user" and text.strip()  # not a user turn of tool responses only
                 ]
                 for text in users[seen_users:]:
                     builder.message("user", text, kind=user_text_kind(text))
