@@ -293,3 +293,49 @@ def test_async_kickoff(tmp_path: Path, guardrails: list[EffectGateGuardrail]) ->
         crew = make_crew(tmp_path, model.url, guardrail, scenario.request)
         result = asyncio.run(crew.akickoff())
     check("tool_raises", model, guardrail.run.verdicts, tmp_path, result.raw)
+
+
+@pytest.mark.parametrize("declared", [True, False])
+def test_a_declared_state_change_backs_done(
+    declared: bool, tmp_path: Path, guardrails: list[EffectGateGuardrail]
+) -> None:
+    """``tools=``: a domain tool declared a state change backs "done"; undeclared it is a read,
+    and the same "done" goes back with earnest's reason."""
+    cabins = {"ZFA04Y": "economy"}
+
+    @tool("get_reservation")
+    def get_reservation(reservation_id: str) -> str:
+        """Look a reservation up."""
+        return f"{reservation_id}: {cabins[reservation_id]}"
+
+    @tool("modify_cabin")
+    def modify_cabin(reservation_id: str, cabin: str) -> str:
+        """Change a reservation's cabin."""
+        cabins[reservation_id] = cabin
+        return f"{reservation_id}: {cabin}"
+
+    done = "Done: reservation ZFA04Y is now in business class."
+    script = Turns(
+        [
+            Turn(calls=(Call("get_reservation", {"reservation_id": "ZFA04Y"}),)),
+            Turn(calls=(Call("modify_cabin", {"reservation_id": "ZFA04Y", "cabin": "business"}),)),
+            Turn(text=done),
+        ],
+        fallback=done,
+    )
+    tools = {"modify_cabin": "state_change", "get_reservation": "read"} if declared else None
+    guardrail = EffectGateGuardrail(workspace=tmp_path, env={}, tools=tools)
+    guardrails.append(guardrail)
+    with FakeModel("chat", script) as model:
+        llm = LLM(model="openai/gpt-fake", base_url=f"{model.url}/v1", api_key="sk-fake")
+        agent = Agent(role="Desk", goal="Help.", backstory="An airline desk.", llm=llm,
+                      tools=[get_reservation, modify_cabin], verbose=False)  # fmt: skip
+        task = Task(description="Update reservation ZFA04Y to business class.",
+                    expected_output="What you did.", agent=agent, guardrail=guardrail.check)  # fmt: skip
+        Crew(agents=[agent], tasks=[task], verbose=False).kickoff()
+    assert cabins["ZFA04Y"] == "business"
+    retries = [v.retry for v in guardrail.run.verdicts]
+    if declared:
+        assert retries == [False] and not model.sent_back(agentkit.REASON)
+    else:
+        assert retries[0] is True and model.sent_back(agentkit.REASON)

@@ -1,6 +1,6 @@
 """The effect gate as a CrewAI task guardrail (``Task(guardrail=...)``).
 
-One argument::
+One argument (``tools=`` declares your own tools: :mod:`earnest.integrations.tools`)::
 
     from earnest.integrations.crewai import EffectGateGuardrail
 
@@ -52,6 +52,7 @@ from crewai.tasks.task_output import TaskOutput
 
 from earnest.effects.gate import EffectGateConfig
 from earnest.integrations.run import RunGate, Verdict, tool_result
+from earnest.integrations.tools import ToolsArg
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +70,9 @@ class EffectGateGuardrail:
         workspace: str | os.PathLike[str] | None = None,
         task_type: str | None = None,
         env: Mapping[str, str] | None = None,
+        tools: ToolsArg = None,
     ) -> None:
-        self.run = RunGate(config, workspace=workspace, task_type=task_type, env=env)
+        self.run = RunGate(config, workspace=workspace, task_type=task_type, env=env, tools=tools)
         self.framework_budget_spent = False
         self._task: Any = None
         self._events: list[Any] = []
