@@ -12,7 +12,12 @@ code, and no ``command_execution`` item was printed — the attempt outside the 
 invisible), so its session file is read instead: ``$CODEX_HOME/sessions/YYYY/MM/DD/
 rollout-<time>-<thread id>.jsonl`` (``~/.codex`` without ``CODEX_HOME``), named by the
 ``thread_id`` of the stream's ``thread.started`` event, read with the ``codex-rollout`` reader
-(each ``function_call`` and its output, the exit code from the output's header). Claude
+(each ``function_call`` and its output, the exit code from the output's header). Qwen Code's
+``stream-json`` events are Claude Code's shape, but a shell call that exited non-zero reads
+``"is_error": false`` there (0.15.10) with no exit code; its chat log —
+``$QWEN_RUNTIME_DIR`` or ``$QWEN_HOME`` (``~/.qwen``) ``/projects/<cwd>/chats/<session id>.jsonl``,
+named by the ``session_id`` of the stream's ``system``/``init`` event — holds each result with
+its ``Exit Code: N``, read with the ``qwen-code-chat`` reader. Claude
 Code's ``stream-json`` events carry each call's outcome: its stdout is the trajectory.
 
 The file is found, never guessed: the session id must look like one, and the file's first
@@ -50,9 +55,10 @@ def stream_session_id(output: str) -> str | None:
     return _first_event_id(output, "init", "session_id")
 
 
-def _first_event_id(output: str, kind: str, key: str) -> str | None:
-    """``key`` of the first event of type ``kind`` in a JSON-lines log, if it looks like an id
-    (so that it can name a file: hex digits and dashes only)."""
+def _first_event_id(output: str, kind: str, key: str, subtype: str | None = None) -> str | None:
+    """``key`` of the first event of type ``kind`` (and ``subtype``, when given) in a
+    JSON-lines log, if it looks like an id (so that it can name a file: hex digits and dashes
+    only)."""
     for line in output[:_HEAD].splitlines():
         line = line.strip()
         if not line.startswith("{"):
@@ -61,7 +67,11 @@ def _first_event_id(output: str, kind: str, key: str) -> str | None:
             event = safe_loads(line)
         except ValueError:
             continue
-        if isinstance(event, dict) and event.get("type") == kind:
+        if (
+            isinstance(event, dict)
+            and event.get("type") == kind
+            and (subtype is None or event.get("subtype") == subtype)
+        ):
             found = event.get(key)
             return found if isinstance(found, str) and _SESSION_ID.match(found) else None
     return None
@@ -145,6 +155,35 @@ def codex_rollout_file(output: str, codex_home: Path) -> Path | None:
     return None
 
 
+def qwen_chat_file(output: str, home: Path, env: Mapping[str, str] | None = None) -> Path | None:
+    """The chat log of the Qwen Code run whose ``stream-json`` stdout is ``output``: under
+    ``QWEN_RUNTIME_DIR``, else ``QWEN_HOME``, else ``home/.qwen`` (absolute paths only).
+
+    Example:
+        >>> import json, tempfile, pathlib
+        >>> home = pathlib.Path(tempfile.mkdtemp())
+        >>> chats = home / ".qwen" / "projects" / "-tmp-w" / "chats"; chats.mkdir(parents=True)
+        >>> sid = "d6f3d300-0bab-4356-83e7-8457b6efa259"
+        >>> _ = (chats / f"{sid}.jsonl").write_text(json.dumps({"sessionId": sid}) + "\\n")
+        >>> out = json.dumps({"type": "system", "subtype": "init", "session_id": sid})
+        >>> qwen_chat_file(out, home).name
+        'd6f3d300-0bab-4356-83e7-8457b6efa259.jsonl'
+        >>> qwen_chat_file(out.replace("d6f3", "ffff"), home) is None
+        True
+    """
+    sid = _first_event_id(output, "system", "session_id", subtype="init")
+    if sid is None:
+        return None
+    named = [
+        Path(v).expanduser() for k in ("QWEN_RUNTIME_DIR", "QWEN_HOME") if (v := (env or {}).get(k))
+    ]
+    root = next((p for p in named if p.is_absolute()), home / ".qwen")
+    for path in sorted((root / "projects").glob(f"*/chats/{sid}.jsonl")):
+        if path.is_file() and not path.is_symlink() and _names_session(path, sid):
+            return path
+    return None
+
+
 def transcript_file(
     preset: str, output: str, home: Path, env: Mapping[str, str] | None = None
 ) -> Path | None:
@@ -158,6 +197,8 @@ def transcript_file(
     """
     if preset == "gemini":
         return gemini_session_file(output, home)
+    if preset == "qwen":
+        return qwen_chat_file(output, home, env)
     if preset == "codex":
         named = (env or {}).get("CODEX_HOME")
         return codex_rollout_file(output, Path(named) if named else home / ".codex")
@@ -172,6 +213,7 @@ def transcript_file(
 __all__ = [
     "codex_rollout_file",
     "gemini_session_file",
+    "qwen_chat_file",
     "stream_session_id",
     "stream_thread_id",
     "transcript_file",

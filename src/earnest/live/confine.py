@@ -11,7 +11,7 @@ So earnest starts every acting child under `bubblewrap <https://github.com/conta
   folder over it), with only what the agent needs to start bound back read-only (the
   toolchains on its ``PATH`` under HOME, its program, the paths its ``exec:cmd`` command
   names, the profile's ``allow_read``) and the CLI's own state folder (``~/.claude``,
-  ``CODEX_HOME`` / ``~/.codex``, ``~/.gemini``: its login and session records) bound writable
+  ``CODEX_HOME`` / ``~/.codex``, ``~/.gemini``, ``QWEN_HOME`` / ``~/.qwen``: its login and session records) bound writable
   into the fresh HOME;
 - **sockets**: ``/run`` (and ``/var/run``), the user's ``XDG_RUNTIME_DIR``, the SSH
   agent's and Docker's sockets hidden (:func:`hidden_paths`); ``/tmp`` a private one, with
@@ -308,6 +308,14 @@ def state_paths(preset: str, home: Path, env: Mapping[str, str]) -> list[Path]:
         return [Path(env.get("CODEX_HOME") or home / ".codex")]
     if preset == "gemini":
         return [home / ".gemini"]
+    if preset == "qwen":
+        # QWEN_HOME moves its settings and login, QWEN_RUNTIME_DIR its chat logs.
+        # (A relative one is Qwen's, taken from its folder: the copy, never a state path.)
+        named = [Path(env[k]).expanduser() for k in ("QWEN_HOME", "QWEN_RUNTIME_DIR") if env.get(k)]
+        own = named[:1] if env.get("QWEN_HOME") else [home / ".qwen"]
+        if env.get("QWEN_RUNTIME_DIR"):
+            own.append(named[-1])
+        return [p for p in own if p.is_absolute()]
     if preset == "opencode":
         return [
             home / d / "opencode" for d in (".local/share", ".config", ".cache", ".local/state")

@@ -20,7 +20,8 @@ The endpoints (:func:`endpoints`): the model endpoint of the preset — ``ANTHRO
 Codex's ``config.toml`` selects, else ``OPENAI_BASE_URL``, else ``api.openai.com:443``,
 ``chatgpt.com:443`` and ``auth.openai.com:443`` for ``exec:codex``; ``GOOGLE_GEMINI_BASE_URL``
 (else ``generativelanguage.googleapis.com:443``, ``cloudcode-pa.googleapis.com:443`` and
-``oauth2.googleapis.com:443``) for ``exec:gemini``; the profile's ``base_url`` for
+``oauth2.googleapis.com:443``) for ``exec:gemini``; ``OPENAI_BASE_URL`` (else
+``api.openai.com:443``) for ``exec:qwen``; the profile's ``base_url`` for
 ``exec:cmd`` — plus the profile's ``allow_network``.
 
 Endpoints are read by :mod:`earnest.live.endpoint` (re-exported here).
@@ -51,12 +52,15 @@ DEFAULTS: dict[str, tuple[str, ...]] = {
     "codex": ("api.openai.com:443", "chatgpt.com:443", "auth.openai.com:443"),
     "gemini": ("generativelanguage.googleapis.com:443", "cloudcode-pa.googleapis.com:443",
                "oauth2.googleapis.com:443"),
+    # Qwen Code's OpenAI-compatible auth, without OPENAI_BASE_URL (its Qwen OAuth and
+    # DashScope endpoints go in allow_network).
+    "qwen": ("api.openai.com:443",),
     "cmd": (),
 }  # fmt: skip
 """A preset's endpoints when no base URL names its model server."""
 
 BASE_URL_ENV = {"claude": "ANTHROPIC_BASE_URL", "codex": "OPENAI_BASE_URL",
-                "gemini": "GOOGLE_GEMINI_BASE_URL"}  # fmt: skip
+                "gemini": "GOOGLE_GEMINI_BASE_URL", "qwen": "OPENAI_BASE_URL"}  # fmt: skip
 
 _NAMED_NET = "127.77.0."  # loopback addresses given to host names inside the sandbox
 

@@ -90,7 +90,11 @@ def prepare(
     homes = list(dict.fromkeys([home, Path.home()]))
     hidden = hidden_paths(user, homes)
     writable: list[Path | tuple[Path, Path]] = [workspace, private_tmp, fresh]
-    named_dirs = {Path(env[k]) for k in ("CLAUDE_CONFIG_DIR", "CODEX_HOME") if env.get(k)}
+    named_dirs = {
+        Path(env[k]).expanduser()
+        for k in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "QWEN_HOME", "QWEN_RUNTIME_DIR")
+        if env.get(k)
+    }
     for path in state_paths(profile.preset or "", home, env):
         # Where the CLI looks: its variable's path, else the same place in the fresh HOME.
         inside = home in path.parents and path not in named_dirs
