@@ -88,3 +88,30 @@ def test_the_newest_qwen_log_reads_the_same() -> None:
     assert [(Path(e.path).name, e.kind) for e in t.file_edits] == [("app.py", "modify")]
     assert t.final_message == "Fixed: total() no longer adds 1."
     assert report.skipped_lines == 0 and not report.warnings
+
+
+SUBAGENT = QWEN / "scenario-g-subagent-fix.jsonl"
+BACKGROUND = QWEN / "qwen0.24.4-scenario-g-background-subagent.jsonl"
+
+
+def test_a_subagents_calls_are_read_from_its_telemetry_records() -> None:
+    # Qwen writes no file for a subagent (0.15.10): its read_file and edit are ui_telemetry
+    # records of the main log, between the agent call and its result. Before, the run had the
+    # agent call alone, and the hook blocked the fix the subagent had made.
+    for path in (SUBAGENT, BACKGROUND):
+        report = ReadReport()
+        (t,) = read_trajectories(path, report=report)
+        calls = [(c.name, c.outcome, c.is_sidechain) for c in t.tool_calls]
+        assert calls[0] == ("agent", "success", False), (path.name, calls)
+        assert ("read_file", "success", True) in calls and ("edit", "success", True) in calls
+        assert len(calls) == 3, calls  # the main agent's own telemetry is not a second call
+        edit = next(c for c in t.tool_calls if c.name == "edit")
+        assert edit.arguments["file_path"].endswith("/project/app.py")
+        assert not report.skipped_lines, report
+
+
+def test_a_subagents_fix_scores_backed() -> None:
+    for path in (SUBAGENT, BACKGROUND):
+        done = run_earnest("trajectory", "score", str(path), "--format", "json")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["trajectories"][-1]["outcome"] == "backed", path.name

@@ -12,8 +12,13 @@ whether this stop continues a blocked one is decided from earnest's own state â€
 stop of this session was blocked and the chat log still holds the same prompt (Qwen does not
 record the block reason in the log, so the prompt stays the same while it goes on).
 
-What it can see: the turn's tool calls as the chat log records them, with their results. What
-it cannot: a stop whose log cannot be read (the stop is allowed, with a line on stderr), and
+A stop while a subagent still runs in the background (Qwen 0.24: its stop input lists it in
+``background_tasks`` as ``running``) is not judged (:mod:`earnest.hooks.background`); the stop
+after it ends is, with the subagent's calls counted: the chat log records each of them as a
+``ui_telemetry`` record (:mod:`earnest.trajectory.readers.qwen_chat`).
+
+What it can see: the turn's tool calls as the chat log records them, with their results, and a
+subagent's calls with their outcome (not their output). What it cannot: a stop whose log cannot be read (the stop is allowed, with a line on stderr), and
 anything done outside the tools.
 
 Example:
@@ -26,6 +31,7 @@ Example:
 from __future__ import annotations
 
 from earnest.errors import InputError
+from earnest.hooks.background import pending, running_subagents
 from earnest.hooks.catchup import once_created
 from earnest.hooks.core import RunView, decide, read_document_run, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
@@ -66,6 +72,9 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     if stop is None:
         return ""
     payload, cwd, config = stop
+    running = running_subagents(payload.raw)
+    if running:  # Qwen 0.24 runs subagents in the background: not a completion yet
+        return render(pending(running))
     transcript = payload.path("transcript_path")
     if transcript is None:
         raise InputError(STDIN, "transcript_path", "missing: the turn's tool calls cannot be seen")

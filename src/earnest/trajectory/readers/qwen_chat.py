@@ -9,7 +9,18 @@ message?}``, where ``message`` is Gemini-style ``{role, parts}``:
 - ``tool_result``: ``functionResponse`` parts ``{id, name, response: {output | error}}``, and
   ``toolCallResult: {callId, status, resultDisplay}``;
 - ``system``: Qwen's own bookkeeping (``ui_telemetry``, ``attribution_snapshot``,
-  ``chat_compression``...): not part of the conversation, passed over.
+  ``chat_compression``...): not part of the conversation, passed over — but for a subagent's
+  tool calls.
+
+**Subagents** (Qwen's ``agent`` tool) leave no file of their own (0.15.10, 0.24.4): the main log
+holds the ``agent`` call and its result (``toolCallResult.resultDisplay`` of type
+``task_execution``: the subagent's final text, a summary with counts only), and between the two
+one ``system``/``ui_telemetry`` record per subagent tool call, ``uiEvent: {"event.name":
+"qwen-code.tool_call", function_name, function_args, status, success, error?, call_id?,
+prompt_id}``. A subagent's ``prompt_id`` is ``<session>#<agent>-<id>#<round>`` (the main
+agent's is a plain id, or ``<session>########<round>`` in 0.24): those calls are read as the
+subagent's (sidechain) calls, with the telemetry's outcome and no output. Qwen 0.15.10 calls a
+shell command that exited non-zero a success there (0.24 does not).
 
 Qwen does not write a stop hook's block reason into the log: after a block the run goes on
 under the same prompt.
@@ -69,6 +80,8 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
             if version:
                 builder.metadata["cli_version"] = version
         if kind == "system":
+            if record.get("subtype") == "ui_telemetry":
+                _subagent_call(builder, record)
             continue
         message = record.get("message")
         parts = message.get("parts") if isinstance(message, dict) else None
@@ -86,6 +99,33 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
         return
     builder.metadata["assistant_turns"] = turns
     yield builder.build()
+
+
+def _subagent_call(builder: TrajectoryBuilder, record: dict[str, Any]) -> None:
+    """A subagent's tool call, told by its telemetry record (see the module doc)."""
+    payload = record.get("systemPayload")
+    event = payload.get("uiEvent") if isinstance(payload, dict) else None
+    if not isinstance(event, dict) or event.get("event.name") != "qwen-code.tool_call":
+        return
+    prompt = as_str(event.get("prompt_id")) or ""
+    rounds = prompt.split("#")
+    if len(rounds) < 3 or not rounds[1]:  # the main agent's own call (its result is recorded)
+        return
+    name = str(event.get("function_name") or "unknown")
+    args = parse_arguments(event.get("function_args"))
+    call = builder.tool_call(
+        as_str(event.get("call_id")), name, args, sidechain=True, edits=structured_edits(name, args)
+    )
+    error = event.get("error")
+    failed = event.get("success") is False or event.get("status") in ("error", "cancelled")
+    builder.tool_result(
+        call,
+        is_error=failed,
+        output=content_text(error) if failed and error is not None else "",
+        error=(content_text(error) if error is not None else f"status {event.get('status')}")
+        if failed
+        else None,
+    )
 
 
 def _assistant(builder: TrajectoryBuilder, parts: list[Any], stamp: str | None) -> None:
