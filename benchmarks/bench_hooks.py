@@ -433,6 +433,9 @@ FLAVORS: dict[str, Flavor] = {
 
 
 KINDS = ("first stop (cold)", "later stops", "blocked stop")
+FORMATS = {"qwen": "qwen-code-chat", "copilot": "copilot-cli-events", "pi": "pi-session",
+           "codex": "codex-rollout"}  # fmt: skip
+"""The format each generated transcript must be read as (tests/benchmarks checks it)."""
 
 
 def hook_of(cli: str) -> list[str]:
