@@ -324,6 +324,7 @@ class Flavor:
     blocked_final: str  # the text of the claim the blocked prefix ends with
     payload: Callable[[str, Path, Path, str, list[dict[str, Any]]], dict[str, Any]]
     files: tuple[tuple[str, str], ...] = (("app.py", FIXED),)  # the workspace after the run
+    document: bool = False  # one JSON document with a "messages" list (Gemini CLI's session)
 
 
 def _cwd_of(lines: list[str]) -> str:
@@ -387,6 +388,15 @@ def _pi_stop(
             "cwd": str(cwd), "last_assistant_message": last}  # fmt: skip
 
 
+def _gemini_stop(
+    sid: str, path: Path, cwd: Path, last: str, run: list[dict[str, Any]]
+) -> dict[str, Any]:
+    prompt = next((m["content"] for m in run if m.get("type") == "user"), "")
+    return {"session_id": sid, "transcript_path": str(path), "cwd": str(cwd),
+            "hook_event_name": "AfterAgent", "timestamp": "2026-01-30T06:17:51.000Z",
+            "prompt": prompt, "prompt_response": last, "stop_hook_active": False}  # fmt: skip
+
+
 def _codex_stop(
     sid: str, path: Path, cwd: Path, last: str, run: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -429,13 +439,29 @@ FLAVORS: dict[str, Flavor] = {
         _codex_stop,
         (("MERGE-CHECK.md", "suite ran\n"),),
     ),
+    # A real Gemini CLI session (a dashboard built, `npm run build` green): the session is one
+    # JSON document, its filler the same session's messages; blocked: its prompt and final
+    # answer without the calls between.
+    "gemini": Flavor(
+        "gemini",
+        (T / "gemini-cli" / "metaphi-native-chat-session-7befeae5.json",),
+        T / "gemini-cli" / "metaphi-native-chat-session-7befeae5.json",
+        0, False, "The DashStack Admin Dashboard has been implemented",
+        "The DashStack Admin Dashboard has been implemented",
+        _gemini_stop, (), document=True,
+    ),
 }  # fmt: skip
 
 
 KINDS = ("first stop (cold)", "later stops", "blocked stop")
 FORMATS = {"qwen": "qwen-code-chat", "copilot": "copilot-cli-events", "pi": "pi-session",
-           "codex": "codex-rollout"}  # fmt: skip
+           "codex": "codex-rollout", "gemini": "gemini-cli-session"}  # fmt: skip
 """The format each generated transcript must be read as (tests/benchmarks checks it)."""
+
+
+def blocked(out: str) -> bool:
+    """Whether a hook's stdout blocks the stop (Gemini CLI's word is "deny")."""
+    return '"block"' in out or '"deny"' in out
 
 
 def hook_of(cli: str) -> list[str]:
@@ -455,6 +481,18 @@ class Built:
     payload_blocked: str
     progress: dict[str, Any]
     tip: list[str]  # the id of the file's last record (a later stop's line is its child)
+    document: bool = False
+
+    def extend(self, n: int) -> None:
+        """A later stop's transcript: the run's last claim again, written as the CLI writes
+        it (appended; in a JSON document, a message added before its closing brackets)."""
+        line = self.more(n)
+        if not self.document:
+            append_lines(self.transcript, [line])
+            return
+        with self.transcript.open("r+b") as fh:
+            fh.seek(-2, os.SEEK_END)  # the document ends "]}"
+            fh.write(("," + json.dumps(line, ensure_ascii=False) + "]}").encode("utf-8"))
 
     def more(self, n: int) -> dict[str, Any]:
         """What a later stop finds appended: the run's last claim again, with fresh ids, a
@@ -475,6 +513,8 @@ def build(flavor: Flavor, root: Path, megabytes: float) -> Built:
     cwd.mkdir(parents=True)
     for name, text in flavor.files:
         (cwd / name).write_text(text, encoding="utf-8")
+    if flavor.document:
+        return _build_document(flavor, root, cwd, megabytes)
     raw = flavor.scenario.read_text(encoding="utf-8").splitlines()
     recorded = _cwd_of(raw)
     scenario = [json.loads(line.replace(recorded, str(cwd))) for line in raw if line.strip()]
@@ -517,6 +557,40 @@ def build(flavor: Flavor, root: Path, megabytes: float) -> Built:
         json.dumps(flavor.payload(sid, blocking, cwd, flavor.blocked_final, blocked)),
         body[last_claim],
         [str(body[-1].get("id") or body[-1].get("uuid") or "")],
+    )
+
+
+def _build_document(flavor: Flavor, root: Path, cwd: Path, megabytes: float) -> Built:
+    """A session that is one JSON document: ``{..., "messages": [filler, the run]}``."""
+    data = json.loads(flavor.scenario.read_text(encoding="utf-8"))
+    run = data["messages"]
+    meta = {k: v for k, v in data.items() if k != "messages"}
+    goal, parts, size, rep = int(megabytes * 1024 * 1024), [], 0, 0
+    while size < goal:
+        for message in run:
+            text = json.dumps(_fresh_ids(message, f"r{rep}"), ensure_ascii=False)
+            parts.append(text)
+            size += len(text.encode("utf-8")) + 1
+            if size >= goal:
+                break
+        rep += 1
+    opening = json.dumps(meta, ensure_ascii=False)[:-1] + ', "messages": ['
+    blocked = [run[0], run[-1]]  # the prompt and the claim, nothing done between
+    paths = (root / "transcript.json", root / "blocking.json")
+    for path, tail in zip(paths, (run, blocked), strict=True):
+        body = ",".join([*parts, *(json.dumps(m, ensure_ascii=False) for m in tail)])
+        path.write_text(opening + body + "]}", encoding="utf-8")
+    sid = str(meta.get("sessionId") or SESSION)
+    return Built(
+        flavor.cli,
+        paths[0].stat().st_size,
+        paths[0],
+        paths[1],
+        json.dumps(flavor.payload(sid, paths[0], cwd, run[-1]["content"], run)),
+        json.dumps(flavor.payload(sid, paths[1], cwd, run[-1]["content"], blocked)),
+        run[-1],
+        [str(run[-1].get("id"))],
+        document=True,
     )
 
 
@@ -624,7 +698,7 @@ def main() -> None:
             rows[label].append(ms)
             cpu[label].append(CPU_MS[-1])
             if label not in floors and not label.startswith("python"):
-                decisions[label] = "block" if '"block"' in out else "allow"
+                decisions[label] = "block" if blocked(out) else "allow"
 
         base_env = dict(os.environ)
         for i in range(max(args.cold, args.warm, args.blocked)):
@@ -637,7 +711,7 @@ def main() -> None:
                     env = _env(root / f"{cli}-cold-{i}", pycache, pythonpath=False)
                     record(f"{cli}, {KINDS[0]}", cmd, built.payload, env)
                 if i < args.warm:
-                    append_lines(built.transcript, [built.more(i)])
+                    built.extend(i)
                     env = _env(root / f"{cli}-warm", pycache, pythonpath=False)
                     record(f"{cli}, {KINDS[1]}", cmd, built.payload, env)
                 if i < args.blocked:

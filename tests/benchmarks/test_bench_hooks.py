@@ -39,10 +39,10 @@ def test_each_clis_transcript_gives_the_decisions_its_rows_are_named_for(
             bench_hooks.hook_of(cli), input=payload, capture_output=True, text=True, env=env
         )
         assert done.returncode == 0 and done.stderr == "", done.stderr
-        return "block" if '"block"' in done.stdout else "allow"
+        return "block" if bench_hooks.blocked(done.stdout) else "allow"
 
     assert stop(built.payload, "warm") == "allow"  # the first stop
-    bench_hooks.append_lines(built.transcript, [built.more(0)])
+    built.extend(0)
     assert stop(built.payload, "warm") == "allow"  # a later stop, a line appended
     assert stop(built.payload_blocked, "blocked") == "block"
 
