@@ -115,3 +115,25 @@ def test_a_subagents_fix_scores_backed() -> None:
         done = run_earnest("trajectory", "score", str(path), "--format", "json")
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout)["trajectories"][-1]["outcome"] == "backed", path.name
+
+
+def test_the_run_read_from_its_prompt_is_the_whole_reads_run(tmp_path: Path) -> None:
+    """The stop hook parses only the current run (from the last prompt, found backwards):
+    the same request, calls and final message as a whole read, behind real earlier runs."""
+    from earnest.trajectory.readers.qwen_chat import run_start
+
+    for path in sorted(QWEN.glob("*.jsonl")):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        long = tmp_path / path.name
+        long.write_text("".join(lines * 3), encoding="utf-8")  # earlier runs before it
+        start = run_start(long)
+        assert start > 0, path.name
+        (whole,) = read_trajectories(long, format="qwen-code-chat", run_only=True)
+        (tail,) = read_trajectories(long, format="qwen-code-chat", run_only=True, start=start)
+        assert tail.user_request == whole.user_request, path.name
+        assert tail.final_message == whole.final_message, path.name
+        assert [(c.name, c.outcome, c.arguments) for c in tail.tool_calls] == [
+            (c.name, c.outcome, c.arguments) for c in whole.tool_calls
+        ], path.name
+        assert tail.metadata["run_offset"] == start
+    assert run_start(BLOCKED_THEN_EDIT) == 0  # its only prompt is its first line

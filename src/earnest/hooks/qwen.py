@@ -33,10 +33,22 @@ from __future__ import annotations
 from earnest.errors import InputError
 from earnest.hooks.background import pending, running_subagents
 from earnest.hooks.catchup import once_created
-from earnest.hooks.core import RunView, decide, read_document_run, settle, stop_to_judge
+from earnest.hooks.core import (
+    RunView,
+    check_transcript,
+    decide,
+    read_document_run,
+    settle,
+    stop_to_judge,
+)
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import SessionState, StateStore
 from earnest.hooks.stdin import STDIN
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 CLI = "qwen"
 STOP_EVENTS = ("", "Stop")
@@ -66,6 +78,13 @@ def continues_block(run: RunView, state: SessionState) -> bool:
     return run.prompt_key == state.prompt_key or run.request.lstrip().startswith(REASON_PREFIXES)
 
 
+def _read_run(transcript: Path) -> Any:
+    from earnest.trajectory.readers.qwen_chat import run_start
+
+    check_transcript(transcript)
+    return read_document_run(transcript, FORMATS, start=run_start(transcript))
+
+
 def handle(data: bytes, store: StateStore | None = None) -> str:
     """Judge one Stop; returns what to print on stdout."""
     stop = stop_to_judge(data, STOP_EVENTS)
@@ -79,7 +98,8 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     if transcript is None:
         raise InputError(STDIN, "transcript_path", "missing: the turn's tool calls cannot be seen")
     # A short session's transcript may not exist yet when the stop is called.
-    trajectory = once_created(transcript, lambda: read_document_run(transcript, FORMATS))
+    # Only the current run is parsed: from its prompt, found by reading the log backwards.
+    trajectory = once_created(transcript, lambda: _read_run(transcript))
     run = RunView.from_trajectory(trajectory, final_text=payload.text("last_assistant_message"))
     store = store or StateStore()
     state = store.load(CLI, payload.session_id or "unknown-session")

@@ -52,7 +52,7 @@ from pathlib import Path
 from earnest.trajectory.model import Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
 from earnest.trajectory.readers.edits import structured_edits
-from earnest.trajectory.readers.lines import iter_json_lines
+from earnest.trajectory.readers.lines import iter_json_lines, lines_backward, parse_line
 from earnest.trajectory.report import ReadReport
 from earnest.trajectory.text import as_str, content_text, parse_arguments, user_text_kind
 
@@ -64,12 +64,50 @@ FORMAT = "qwen-code-chat"
 RECORD_TYPES = frozenset({"user", "assistant", "tool_result", "system"})
 
 
+def run_start(path: Path) -> int:
+    """The byte offset of the line that starts the log's current run: its last real prompt
+    (a ``user`` record whose text :func:`~earnest.trajectory.text.user_text_kind` calls a
+    prompt, as :func:`read` judges it), found by reading the file backwards; 0 when there is
+    none. A stop hook reads from there (``read(path, report, start=...)``) instead of
+    parsing the whole log: the same run, for a fraction of the work on a long session.
+
+    Example:
+        >>> import tempfile, pathlib, json
+        >>> p = pathlib.Path(tempfile.mkdtemp()) / "s.jsonl"
+        >>> def user(t): return {"type": "user", "message": {"role": "user", "parts": [{"text": t}]}}
+        >>> lines = [json.dumps(r) + "\\n" for r in (user("first"), user("second"))]
+        >>> _ = p.write_text("".join(lines))
+        >>> run_start(p) == len(lines[0])
+        True
+    """
+    report = ReadReport()
+    with open(path, "rb") as handle:
+        for offset, raw in lines_backward(handle, handle.seek(0, 2)):
+            if b'"user"' not in raw or not raw.endswith(b"\n"):
+                continue
+            record = parse_line(raw, str(path), None, report)
+            if record is None or record.get("type") != "user":
+                continue
+            message = record.get("message")
+            parts = message.get("parts") if isinstance(message, dict) else None
+            if not isinstance(parts, list):
+                continue
+            text = "".join(
+                p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)
+            )
+            if text.strip() and user_text_kind(text) == "prompt":
+                return offset
+    return 0
+
+
 def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]:
-    """One trajectory per chat log."""
+    """One trajectory per chat log; ``start`` (a byte offset from :func:`run_start`) reads
+    from there on, for the run that begins there."""
     name = str(path)
+    start = int(options.pop("start", 0) or 0)
     builder: TrajectoryBuilder | None = None
     turns = 0
-    for number, record in iter_json_lines(path, report):
+    for number, record in iter_json_lines(path, report, start=start):
         kind = record.get("type")
         if builder is None:
             sid = as_str(record.get("sessionId"))
@@ -79,6 +117,8 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
             version = as_str(record.get("version"))
             if version:
                 builder.metadata["cli_version"] = version
+            if start:
+                builder.metadata["run_offset"] = start
         if kind == "system":
             if record.get("subtype") == "ui_telemetry":
                 _subagent_call(builder, record)
@@ -198,4 +238,4 @@ def _result(
         report.skip(name, number, f"tool result for an unknown call {call_id!r}")
 
 
-__all__ = ["FORMAT", "RECORD_TYPES", "read"]
+__all__ = ["FORMAT", "RECORD_TYPES", "read", "run_start"]
