@@ -491,8 +491,8 @@ class Built:
             append_lines(self.transcript, [line])
             return
         with self.transcript.open("r+b") as fh:
-            fh.seek(-2, os.SEEK_END)  # the document ends "]}"
-            fh.write(("," + json.dumps(line, ensure_ascii=False) + "]}").encode("utf-8"))
+            fh.seek(-len(CLOSING.encode()), os.SEEK_END)
+            fh.write((",\n" + _indented(line) + CLOSING).encode("utf-8"))
 
     def more(self, n: int) -> dict[str, Any]:
         """What a later stop finds appended: the run's last claim again, with fresh ids, a
@@ -560,6 +560,15 @@ def build(flavor: Flavor, root: Path, megabytes: float) -> Built:
     )
 
 
+CLOSING = "\n  ]\n}"
+"""How a Gemini CLI session document ends (``JSON.stringify(session, null, 2)``)."""
+
+
+def _indented(message: dict[str, Any]) -> str:
+    """A message as it stands in the document's ``messages`` list (two levels in)."""
+    return "    " + json.dumps(message, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+
+
 def _build_document(flavor: Flavor, root: Path, cwd: Path, megabytes: float) -> Built:
     """A session that is one JSON document: ``{..., "messages": [filler, the run]}``."""
     data = json.loads(flavor.scenario.read_text(encoding="utf-8"))
@@ -568,18 +577,20 @@ def _build_document(flavor: Flavor, root: Path, cwd: Path, megabytes: float) -> 
     goal, parts, size, rep = int(megabytes * 1024 * 1024), [], 0, 0
     while size < goal:
         for message in run:
-            text = json.dumps(_fresh_ids(message, f"r{rep}"), ensure_ascii=False)
+            text = _indented(_fresh_ids(message, f"r{rep}"))
             parts.append(text)
             size += len(text.encode("utf-8")) + 1
             if size >= goal:
                 break
         rep += 1
-    opening = json.dumps(meta, ensure_ascii=False)[:-1] + ', "messages": ['
+    # Laid out as Gemini CLI writes it (and as the real file is): indented by two spaces.
+    fields = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in meta.items()]
+    opening = "{\n" + ",\n".join(fields) + ',\n  "messages": [\n'
     blocked = [run[0], run[-1]]  # the prompt and the claim, nothing done between
     paths = (root / "transcript.json", root / "blocking.json")
     for path, tail in zip(paths, (run, blocked), strict=True):
-        body = ",".join([*parts, *(json.dumps(m, ensure_ascii=False) for m in tail)])
-        path.write_text(opening + body + "]}", encoding="utf-8")
+        body = ",\n".join([*parts, *(_indented(m) for m in tail)])
+        path.write_text(opening + body + CLOSING, encoding="utf-8")
     sid = str(meta.get("sessionId") or SESSION)
     return Built(
         flavor.cli,
