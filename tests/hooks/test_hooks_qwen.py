@@ -151,7 +151,7 @@ def test_install_merges_into_qwen_settings_and_doctor_checks_it(tmp_path: Path) 
 
 
 BACKGROUND_LOG = TRANSCRIPTS / "qwen-code" / "qwen0.24.4-scenario-g-background-subagent.jsonl"
-BACKGROUND_STOPS = TRANSCRIPTS / "qwen-code" / "qwen0.24.4-scenario-g-stop-inputs.json"
+BACKGROUND_STOPS = TRANSCRIPTS.parent / "hooks" / "qwen-0.24.4-background-subagent-stop-inputs.json"
 BACKGROUND_IN = "/tmp/h23x/g/test_g_fix_done_by_a_subagent_1/project"
 
 
