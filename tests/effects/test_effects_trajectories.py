@@ -40,7 +40,7 @@ def test_every_transcript_goes_through_the_ledger_and_the_gate():
             assert gate.ledger.attempted == len(t.tool_calls), path
             assert gate.ledger.succeeded <= gate.ledger.attempted
             seen += 1
-    assert seen == 84  # trajectories in the curated set (tau-bench: 13 in one file)
+    assert seen == 86  # trajectories in the curated set (tau-bench: 13 in one file)
 
 
 def test_unrecorded_results_give_no_credit():
