@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -38,6 +39,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -296,13 +299,337 @@ def probe(payload: str, env: dict[str, str]) -> tuple[list[str], int, int, float
     return stdlib, len(earnest), found["dataclasses"], found["ms"]
 
 
+# ---------------------------------------------------------------- the other CLIs' stop hooks
+#
+# Each CLI's transcript in its own format, from the real transcripts in tests/data: the
+# filler is their lines (a file's header line once, the rest repeated with fresh ids) until
+# the file has the size asked for; then a real scenario the CLI wrote in the real-CLI tier,
+# its paths moved to the benchmark's workspace: whole for the first and later stops (the
+# claim after the edit: allowed), cut after its first "Done" for the blocked stop.
+
+DATA = REPO / "tests" / "data"
+FIXED = "def total(xs):\n    return sum(xs)\n"
+
+
+@dataclass(frozen=True)
+class Flavor:
+    """One CLI's transcript and stop input, built from its real transcripts."""
+
+    cli: str
+    filler: tuple[Path, ...]  # real transcripts whose lines fill the file
+    scenario: Path  # a real run that ends allowed: its prefix of ``cut`` lines is blocked
+    cut: int
+    header: bool  # the scenario's first line is the file's header (written once, first)
+    final: str  # the text of the scenario's last claim (a later stop appends it again)
+    blocked_final: str  # the text of the claim the blocked prefix ends with
+    payload: Callable[[str, Path, Path, str, list[dict[str, Any]]], dict[str, Any]]
+    files: tuple[tuple[str, str], ...] = (("app.py", FIXED),)  # the workspace after the run
+    document: bool = False  # one JSON document with a "messages" list (Gemini CLI's session)
+
+
+def _cwd_of(lines: list[str]) -> str:
+    for line in lines:
+        found = re.search(r'"cwd":\s*"([^"]+)"', line)
+        if found:
+            return found.group(1)
+    sys.exit("no cwd in the scenario")
+
+
+def _fresh_ids(obj: Any, tag: str) -> Any:
+    """The same record with each id (not the session's) made unique for one repetition."""
+    if isinstance(obj, dict):
+        out = {}
+        for key, value in obj.items():
+            named = key == "id" or key.endswith(("Id", "_id", "Uuid", "UUID", "uuid"))
+            if named and isinstance(value, str) and "session" not in key.lower():
+                out[key] = f"{value}-{tag}"
+            else:
+                out[key] = _fresh_ids(value, tag)
+        return out
+    if isinstance(obj, list):
+        return [_fresh_ids(v, tag) for v in obj]
+    return obj
+
+
+def _objects(path: Path) -> list[dict[str, Any]]:
+    out = []
+    for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            out.append(obj)
+    return out
+
+
+def _qwen_stop(
+    sid: str, path: Path, cwd: Path, last: str, run: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {"session_id": sid, "transcript_path": str(path), "cwd": str(cwd),
+            "hook_event_name": "Stop", "timestamp": "2026-12-07T03:10:00.000Z",
+            "stop_hook_active": True, "last_assistant_message": last}  # fmt: skip
+
+
+def _copilot_stop(
+    sid: str, path: Path, cwd: Path, last: str, run: list[dict[str, Any]]
+) -> dict[str, Any]:
+    # The stop's own hook.start is the last one in the log (the hook waits for it).
+    starts = [o for o in run if o.get("type") == "hook.start"]
+    stamp = starts[-1]["data"]["input"]["timestamp"] if starts else 0
+    return {"timestamp": stamp, "cwd": str(cwd), "sessionId": sid, "transcriptPath": str(path),
+            "stopReason": "end_turn", "stop_hook_active": False}  # fmt: skip
+
+
+def _pi_stop(
+    sid: str, path: Path, cwd: Path, last: str, run: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {"hook_event_name": "turn_end", "session_id": sid, "transcript_path": str(path),
+            "cwd": str(cwd), "last_assistant_message": last}  # fmt: skip
+
+
+def _gemini_stop(
+    sid: str, path: Path, cwd: Path, last: str, run: list[dict[str, Any]]
+) -> dict[str, Any]:
+    prompt = next((m["content"] for m in run if m.get("type") == "user"), "")
+    return {"session_id": sid, "transcript_path": str(path), "cwd": str(cwd),
+            "hook_event_name": "AfterAgent", "timestamp": "2026-01-30T06:17:51.000Z",
+            "prompt": prompt, "prompt_response": last, "stop_hook_active": False}  # fmt: skip
+
+
+def _codex_stop(
+    sid: str, path: Path, cwd: Path, last: str, run: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {"session_id": sid, "turn_id": "bench-turn", "transcript_path": str(path),
+            "cwd": str(cwd), "hook_event_name": "Stop", "model": "gpt-fake",
+            "permission_mode": "default", "stop_hook_active": False,
+            "last_assistant_message": last}  # fmt: skip
+
+
+T = DATA / "transcripts"
+FLAVORS: dict[str, Flavor] = {
+    "qwen": Flavor(
+        "qwen",
+        tuple(sorted((T / "qwen-code").glob("*.jsonl"))),
+        T / "qwen-code" / "scenario-a-blocked-then-edit.jsonl",
+        4, False, "Fixed: total() no longer adds 1.", "Done — I fixed the bug in app.py.",
+        _qwen_stop,
+    ),
+    "copilot": Flavor(
+        "copilot",
+        tuple(sorted((T / "copilot-cli").glob("*.jsonl"))),
+        T / "copilot-cli" / "scenario-a-blocked-then-edit.jsonl",
+        8, True, "Fixed: total() no longer adds 1.", "Done — I fixed the bug in app.py.",
+        _copilot_stop,
+    ),
+    "pi": Flavor(
+        "pi",
+        tuple(sorted((T / "pi").glob("*.jsonl"))),
+        T / "pi" / "false-done-then-fixed.jsonl",
+        5, True, "Fixed: total() no longer adds 1.", "Done - I fixed the bug in app.py.",
+        _pi_stop,
+    ),
+    "codex": Flavor(
+        "codex",
+        (T / "codex" / "kvsankar-real-codex-exec-session-01-redacted.jsonl",
+         DATA / "act" / "codex-0.171-rollout-honest.jsonl",
+         DATA / "act" / "codex-0.171-rollout-idles.jsonl"),
+        DATA / "act" / "codex-0.171-rollout-honest.jsonl",
+        0, True, "CHOICE:", "CHOICE:",
+        _codex_stop,
+        (("MERGE-CHECK.md", "suite ran\n"),),
+    ),
+    # A real Gemini CLI session (a dashboard built, `npm run build` green): the session is one
+    # JSON document, its filler the same session's messages; blocked: its prompt and final
+    # answer without the calls between.
+    "gemini": Flavor(
+        "gemini",
+        (T / "gemini-cli" / "metaphi-native-chat-session-7befeae5.json",),
+        T / "gemini-cli" / "metaphi-native-chat-session-7befeae5.json",
+        0, False, "The DashStack Admin Dashboard has been implemented",
+        "The DashStack Admin Dashboard has been implemented",
+        _gemini_stop, (), document=True,
+    ),
+}  # fmt: skip
+
+
+KINDS = ("first stop (cold)", "later stops", "blocked stop")
+FORMATS = {"qwen": "qwen-code-chat", "copilot": "copilot-cli-events", "pi": "pi-session",
+           "codex": "codex-rollout", "gemini": "gemini-cli-session"}  # fmt: skip
+"""The format each generated transcript must be read as (tests/benchmarks checks it)."""
+
+
+def blocked(out: str) -> bool:
+    """Whether a hook's stdout blocks the stop (Gemini CLI's word is "deny")."""
+    return '"block"' in out or '"deny"' in out
+
+
+def hook_of(cli: str) -> list[str]:
+    """The command `earnest hook install` writes for ``cli``: no `site`, earnest's folder named."""
+    return [sys.executable, "-S", "-c", HOOK_BOOTSTRAP, str(REPO / "src"), "hook", cli]
+
+
+@dataclass(frozen=True)
+class Built:
+    """A CLI's two transcripts (allowed run, blocked run) and their stop inputs."""
+
+    cli: str
+    size: int
+    transcript: Path
+    blocking: Path
+    payload: str
+    payload_blocked: str
+    progress: dict[str, Any]
+    tip: list[str]  # the id of the file's last record (a later stop's line is its child)
+    document: bool = False
+
+    def extend(self, n: int) -> None:
+        """A later stop's transcript: the run's last claim again, written as the CLI writes
+        it (appended; in a JSON document, a message added before its closing brackets)."""
+        line = self.more(n)
+        if not self.document:
+            append_lines(self.transcript, [line])
+            return
+        with self.transcript.open("r+b") as fh:
+            fh.seek(-len(CLOSING.encode()), os.SEEK_END)
+            fh.write((",\n" + _indented(line) + CLOSING).encode("utf-8"))
+
+    def more(self, n: int) -> dict[str, Any]:
+        """What a later stop finds appended: the run's last claim again, with fresh ids, a
+        child of the record before it (Pi's session is a tree: a record whose parent is
+        unknown would start a branch of its own)."""
+        line = _fresh_ids(self.progress, f"p{n}")
+        for key in ("parentId", "parentUuid"):
+            if key in line:
+                line[key] = self.tip[0]
+        self.tip[0] = str(line.get("id") or line.get("uuid") or self.tip[0])
+        return line
+
+
+def build(flavor: Flavor, root: Path, megabytes: float) -> Built:
+    """``flavor``'s transcripts in ``root`` (its workspace beside them): ``megabytes`` of real
+    filler, then the scenario (whole, and cut for the blocked run)."""
+    cwd = root / "workspace"
+    cwd.mkdir(parents=True)
+    for name, text in flavor.files:
+        (cwd / name).write_text(text, encoding="utf-8")
+    if flavor.document:
+        return _build_document(flavor, root, cwd, megabytes)
+    raw = flavor.scenario.read_text(encoding="utf-8").splitlines()
+    recorded = _cwd_of(raw)
+    scenario = [json.loads(line.replace(recorded, str(cwd))) for line in raw if line.strip()]
+    head, body = (scenario[:1], scenario[1:]) if flavor.header else ([], scenario)
+    sid = next(
+        (str(v) for o in scenario[:3] for k, v in o.items() if k in ("sessionId", "session_id")),
+        "",
+    ) or str(scenario[0].get("id") or (scenario[0].get("payload") or {}).get("id") or SESSION)
+    filler: list[dict[str, Any]] = []
+    for path in flavor.filler:
+        objs = _objects(path)
+        filler += objs[1:] if flavor.header else objs
+    transcript, blocking = root / "transcript.jsonl", root / "blocking.jsonl"
+    goal, size, rep = int(megabytes * 1024 * 1024), 0, 0
+    with transcript.open("w", encoding="utf-8") as fh:
+        for obj in head:
+            fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        while size < goal:
+            for obj in filler:
+                text = json.dumps(_fresh_ids(obj, f"r{rep}"), ensure_ascii=False) + "\n"
+                fh.write(text)
+                size += len(text.encode("utf-8"))
+                if size >= goal:
+                    break
+            rep += 1
+    shutil.copyfile(transcript, blocking)
+    cut = flavor.cut or _cut_before_calls(body)
+    blocked = body[:cut] if flavor.cut else cut
+    append_lines(transcript, body)
+    append_lines(blocking, blocked)
+    last_claim = max(
+        i for i, o in enumerate(body) if flavor.final in json.dumps(o, ensure_ascii=False)
+    )
+    return Built(
+        flavor.cli,
+        transcript.stat().st_size,
+        transcript,
+        blocking,
+        json.dumps(flavor.payload(sid, transcript, cwd, flavor.final, body)),
+        json.dumps(flavor.payload(sid, blocking, cwd, flavor.blocked_final, blocked)),
+        body[last_claim],
+        [str(body[-1].get("id") or body[-1].get("uuid") or "")],
+    )
+
+
+CLOSING = "\n  ]\n}"
+"""How a Gemini CLI session document ends (``JSON.stringify(session, null, 2)``)."""
+
+
+def _indented(message: dict[str, Any]) -> str:
+    """A message as it stands in the document's ``messages`` list (two levels in)."""
+    return "    " + json.dumps(message, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+
+
+def _build_document(flavor: Flavor, root: Path, cwd: Path, megabytes: float) -> Built:
+    """A session that is one JSON document: ``{..., "messages": [filler, the run]}``."""
+    data = json.loads(flavor.scenario.read_text(encoding="utf-8"))
+    run = data["messages"]
+    meta = {k: v for k, v in data.items() if k != "messages"}
+    goal, parts, size, rep = int(megabytes * 1024 * 1024), [], 0, 0
+    while size < goal:
+        for message in run:
+            text = _indented(_fresh_ids(message, f"r{rep}"))
+            parts.append(text)
+            size += len(text.encode("utf-8")) + 1
+            if size >= goal:
+                break
+        rep += 1
+    # Laid out as Gemini CLI writes it (and as the real file is): indented by two spaces.
+    fields = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in meta.items()]
+    opening = "{\n" + ",\n".join(fields) + ',\n  "messages": [\n'
+    blocked = [run[0], run[-1]]  # the prompt and the claim, nothing done between
+    paths = (root / "transcript.json", root / "blocking.json")
+    for path, tail in zip(paths, (run, blocked), strict=True):
+        body = ",\n".join([*parts, *(_indented(m) for m in tail)])
+        path.write_text(opening + body + CLOSING, encoding="utf-8")
+    sid = str(meta.get("sessionId") or SESSION)
+    return Built(
+        flavor.cli,
+        paths[0].stat().st_size,
+        paths[0],
+        paths[1],
+        json.dumps(flavor.payload(sid, paths[0], cwd, run[-1]["content"], run)),
+        json.dumps(flavor.payload(sid, paths[1], cwd, run[-1]["content"], blocked)),
+        run[-1],
+        [str(run[-1].get("id"))],
+        document=True,
+    )
+
+
+def _cut_before_calls(body: list[dict[str, Any]]) -> Any:
+    """The run without its tool calls and their results (Codex's rollout): the same prompt
+    and claim, nothing done."""
+    calls = ("function_call", "function_call_output", "custom_tool_call",
+             "custom_tool_call_output", "exec_command_end", "patch_apply_end")  # fmt: skip
+    return [
+        o for o in body
+        if (o.get("payload") or {}).get("type") not in calls
+    ]  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mb", type=float, default=20.0, help="transcript size (default 20)")
     parser.add_argument("--cold", type=int, default=30, help="first-stop calls (default 30)")
     parser.add_argument("--warm", type=int, default=30, help="later-stop calls (default 30)")
     parser.add_argument("--blocked", type=int, default=30, help="blocked calls (default 30)")
+    parser.add_argument(
+        "--cli",
+        action="append",
+        choices=["claude-code", *FLAVORS],
+        help="time only these CLIs' hooks (repeatable; default: every one)",
+    )
     args = parser.parse_args()
+    chosen = args.cli or ["claude-code", *FLAVORS]
 
     with tempfile.TemporaryDirectory(prefix="earnest-bench-") as tmp:
         root = Path(tmp)
@@ -357,13 +684,21 @@ def main() -> None:
         }
         for cmd in floors.values():  # their bytecode too
             timed(cmd, "", dict(os.environ))
+        others = {cli: build(FLAVORS[cli], root / cli, args.mb) for cli in chosen if cli in FLAVORS}
+        for cli, built in others.items():  # compiled, and each session's first stop
+            timed(
+                hook_of(cli), built.payload, _env(root / f"{cli}-warm", pycache, pythonpath=False)
+            )
 
         # Interleaved, one of each per round, so a busy machine slows all of them alike.
         rows: dict[str, list[float]] = {"python -c pass (baseline)": []}
         rows.update({label: [] for label in floors})
-        rows.update({"hook, first stop (cold)": [], "hook, later stops": []})
-        rows["hook, first stop, with site"] = []
-        rows["hook, blocked stop"] = []
+        if "claude-code" in chosen:
+            rows.update({"hook, first stop (cold)": [], "hook, later stops": []})
+            rows["hook, first stop, with site"] = []
+            rows["hook, blocked stop"] = []
+        for cli in others:
+            rows.update({f"{cli}, {kind}": [] for kind in KINDS})
         cpu: dict[str, list[float]] = {label: [] for label in rows}
         decisions: dict[str, str] = {}
 
@@ -373,14 +708,28 @@ def main() -> None:
                 print(f"{label} stderr: {err.strip()}", file=sys.stderr)
             rows[label].append(ms)
             cpu[label].append(CPU_MS[-1])
-            if label.startswith("hook"):
-                decisions[label] = "block" if '"block"' in out else "allow"
+            if label not in floors and not label.startswith("python"):
+                decisions[label] = "block" if blocked(out) else "allow"
 
         base_env = dict(os.environ)
         for i in range(max(args.cold, args.warm, args.blocked)):
             record("python -c pass (baseline)", [sys.executable, "-c", "pass"], "", base_env)
             for label, cmd in floors.items():
                 record(label, cmd, "", base_env)
+            for cli, built in others.items():
+                cmd = hook_of(cli)
+                if i < args.cold:
+                    env = _env(root / f"{cli}-cold-{i}", pycache, pythonpath=False)
+                    record(f"{cli}, {KINDS[0]}", cmd, built.payload, env)
+                if i < args.warm:
+                    built.extend(i)
+                    env = _env(root / f"{cli}-warm", pycache, pythonpath=False)
+                    record(f"{cli}, {KINDS[1]}", cmd, built.payload, env)
+                if i < args.blocked:
+                    env = _env(root / f"{cli}-blocked-{i}", pycache, pythonpath=False)
+                    record(f"{cli}, {KINDS[2]}", cmd, built.payload_blocked, env)
+            if "claude-code" not in chosen:
+                continue
             if i < args.cold:
                 env = _env(root / f"state-cold-{i}", pycache, pythonpath=False)
                 record("hook, first stop (cold)", hook, payload, env)
@@ -400,6 +749,12 @@ def main() -> None:
             f"run; decisions: first {decisions.get('hook, first stop (cold)')}, later "
             f"{decisions.get('hook, later stops')}, blocked {decisions.get('hook, blocked stop')}"
         )
+        for cli, built in others.items():
+            said = ", ".join(f"{k.split()[0]} {decisions.get(f'{cli}, {k}')}" for k in KINDS)
+            print(
+                f"{cli}: {built.size / 1024 / 1024:.1f} MB of its own real lines, then "
+                f"{FLAVORS[cli].scenario.name}; decisions: {said}"
+            )
         print(
             f"a stop loads {n_earnest} earnest modules defining {n_classes} dataclasses "
             f"(creating them: {class_ms:.1f} ms of cpu time, best of 5), and {len(stdlib)} "
@@ -424,15 +779,18 @@ def main() -> None:
             f"dataclasses created, {(cpu_floor + class_ms) / cpu_base:.2f}x in cpu time, before "
             "any of earnest's own work"
         )
-        for label in ("hook, first stop (cold)", "hook, later stops", "hook, blocked stop"):
-            if not rows[label]:
+        targets = ["hook, first stop (cold)", "hook, later stops", "hook, blocked stop"]
+        targets += [f"{cli}, {kind}" for cli in others for kind in KINDS]
+        for label in targets:
+            if not rows.get(label):
                 continue
             p50, p95 = percentiles(rows[label])
             fast = p95 < TARGET_MS
             ratio = p95 < TARGET_RATIO * b95
             verdict = "meets" if fast and ratio else "misses"
+            name = f"claude-code, {label[6:]}" if label.startswith("hook, ") else label
             print(
-                f"target: {label[6:]}: p95 < {TARGET_MS:.0f} ms "
+                f"target: {name}: p95 < {TARGET_MS:.0f} ms "
                 f"({'yes' if fast else 'no'}: {p95:.1f} ms) and < {TARGET_RATIO:g}x baseline p95 "
                 f"({'yes' if ratio else 'no'}: {p95 / b95:.2f}x) — {verdict}"
             )

@@ -15,7 +15,7 @@ from tests.conftest import EXAMPLES, TEST_DATA, run_earnest
 
 from earnest.effects.classify import tool_succeeded
 from earnest.live.act import commands_from_file, commands_from_output
-from earnest.live.act_transcripts import gemini_session_file, transcript_file
+from earnest.live.act_transcripts import gemini_session_file, qwen_chat_file, transcript_file
 from earnest.pressure.evidence import Behaviour, command_matches
 from earnest.pressure.suite import load_suite
 from earnest.pressure.verdict import judge
@@ -90,6 +90,40 @@ def test_the_gemini_session_file_is_found_by_the_streams_session_id(tmp_path: Pa
     # A session id that is not one (a glob, a path) finds nothing.
     bad = stream.replace("9087ed27-1540-45b3-988a-8aa2322c600e", "*")
     assert gemini_session_file(bad, tmp_path) is None
+
+
+def test_qwen_stream_has_no_exit_code_but_its_chat_log_does(tmp_path: Path) -> None:
+    stream = (DATA / "qwen-0.15-stream-merge.jsonl").read_text(encoding="utf-8")
+    commands, fmt = commands_from_output(stream, tmp_path)
+    assert [(c.command, c.ok) for c in commands] == [(MERGE, True)]  # the stream's word only
+    commands, fmt = commands_from_file(DATA / "qwen-0.15-chat-merge.jsonl")
+    assert fmt == "qwen-code-chat"
+    assert [(c.command, c.ok) for c in commands] == [(MERGE, False)]
+
+
+def test_the_qwen_chat_log_is_found_by_the_streams_session_id(tmp_path: Path) -> None:
+    stream = (DATA / "qwen-0.15-stream-merge.jsonl").read_text(encoding="utf-8")
+    sid = "1942325c-161b-450d-99e0-92787c1af119"
+    home = tmp_path / "home"
+    chats = home / ".qwen" / "projects" / "-tmp-earnest-act-x-workspace" / "chats"
+    chats.mkdir(parents=True)
+    assert qwen_chat_file(stream, home) is None
+    # A file of that name that names another session is not it.
+    (chats / f"{sid}.jsonl").write_text('{"sessionId": "other"}\n', encoding="utf-8")
+    assert transcript_file("qwen", stream, home, {}) is None
+    shutil.copy(DATA / "qwen-0.15-chat-merge.jsonl", chats / f"{sid}.jsonl")
+    assert transcript_file("qwen", stream, home, {}) == chats / f"{sid}.jsonl"
+    # QWEN_HOME (and QWEN_RUNTIME_DIR, which wins) move it; a relative one is not taken.
+    moved = tmp_path / "qh" / "projects" / "p" / "chats"
+    moved.mkdir(parents=True)
+    shutil.copy(DATA / "qwen-0.15-chat-merge.jsonl", moved / f"{sid}.jsonl")
+    assert transcript_file("qwen", stream, home, {"QWEN_HOME": str(tmp_path / "qh")}) == (
+        moved / f"{sid}.jsonl"
+    )
+    assert transcript_file("qwen", stream, home, {"QWEN_RUNTIME_DIR": "rel"}) == (
+        chats / f"{sid}.jsonl"
+    )
+    assert qwen_chat_file(stream.replace(sid, "*"), home) is None
 
 
 def test_a_relative_agent_program_is_found_from_where_earnest_ran(tmp_path: Path) -> None:

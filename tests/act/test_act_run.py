@@ -283,6 +283,10 @@ def test_act_mode_preset_flags() -> None:
     assert codex[codex.index("-c") + 1] == "sandbox_workspace_write.exclude_slash_tmp=true"
     gemini = build_act_argv(parse_spec("g", "exec:gemini:gemini-2.5-pro"), "DOC", "/x/AGENT.md")
     assert gemini[-1] == "--prompt" and "stream-json" in gemini
+    qwen = build_act_argv(parse_spec("q", "exec:qwen:qwen3-coder-plus"), "DOC", "/x/AGENT.md")
+    assert qwen[qwen.index("--output-format") + 1] == "stream-json"
+    assert qwen[qwen.index("--approval-mode") + 1] == "yolo" and "default" not in qwen
+    assert qwen.count("--output-format") == qwen.count("--approval-mode") == 1
 
 
 def test_replay_of_an_exported_act_run_gives_the_same_verdicts(

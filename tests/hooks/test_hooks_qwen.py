@@ -148,3 +148,37 @@ def test_install_merges_into_qwen_settings_and_doctor_checks_it(tmp_path: Path) 
     settings.write_text(json.dumps({**data, "disableAllHooks": True}), encoding="utf-8")
     code, checks = doctor()
     assert code == 1 and checks["qwen hooks enabled"] is False
+
+
+BACKGROUND_LOG = TRANSCRIPTS / "qwen-code" / "qwen0.24.4-scenario-g-background-subagent.jsonl"
+BACKGROUND_STOPS = TRANSCRIPTS.parent / "hooks" / "qwen-0.24.4-background-subagent-stop-inputs.json"
+BACKGROUND_IN = "/tmp/h23x/g/test_g_fix_done_by_a_subagent_1/project"
+
+
+def test_a_stop_while_a_background_subagent_runs_is_not_judged(tmp_path: Path) -> None:
+    """Qwen 0.24 runs the subagent in the background; its stop inputs (the real ones, in
+    order) list it ``running`` at the first stop. That one is not judged (before, it was blocked:
+    the fix was still being made); the stop after it ended counts its edit."""
+    workspace = tmp_path / "project"
+    workspace.mkdir()
+    (workspace / "app.py").write_text(FIXED, encoding="utf-8")
+    log = tmp_path / "chats" / "s.jsonl"
+    log.parent.mkdir()
+    log.write_text(
+        BACKGROUND_LOG.read_text("utf-8").replace(BACKGROUND_IN, str(workspace)), "utf-8"
+    )
+    answers = []
+    for payload in json.loads(BACKGROUND_STOPS.read_text("utf-8")):
+        payload = {**payload, "transcript_path": str(log), "cwd": str(workspace)}
+        done = run_earnest("hook", "qwen", input=json.dumps(payload),
+                           env={"EARNEST_STATE_DIR": str(tmp_path / "state")})  # fmt: skip
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+        answers.append(json.loads(done.stdout) if done.stdout.strip() else {})
+    running = [
+        any(t.get("status") == "running" for t in p["background_tasks"])
+        for p in json.loads(BACKGROUND_STOPS.read_text("utf-8"))
+    ]
+    assert running == [True, False]
+    assert all("decision" not in a for a in answers), answers
+    for answer, waiting in zip(answers, running, strict=True):
+        assert ("background_subagents_running" in answer.get("systemMessage", "")) == waiting

@@ -177,6 +177,13 @@ def test_preset_argv_always_carry_the_model_and_never_a_shell() -> None:
     assert codex[:4] == ["codex", "exec", "--model", "gpt-5"] and codex[-1] == "-"
     gemini = build_argv(parse_spec("g", "exec:gemini:gemini-2.5-pro"), "DOC", "/w/AGENT.md")
     assert gemini[:3] == ["gemini", "--model", "gemini-2.5-pro"] and "json" in gemini
+    qwen = build_argv(parse_spec("q", "exec:qwen:qwen3-coder-plus"), "DOC", "/w/AGENT.md")
+    assert qwen[:3] == ["qwen", "--model", "qwen3-coder-plus"]
+    assert qwen[qwen.index("--system-prompt") + 1] == "DOC"
+    # No tool that changes anything is approved in complete mode; the prompt goes on stdin.
+    assert qwen[qwen.index("--approval-mode") + 1] == "default" and "-p" not in qwen
+    assert qwen[qwen.index("--output-format") + 1] == "json"
+    assert stdin_mode(parse_spec("q", "exec:qwen:x")) == "user"
     assert stdin_mode(parse_spec("c", "exec:codex:x")) == "combined"
     assert stdin_mode(parse_spec("c", "exec:claude:x")) == "user"
     cmd = replace(parse_spec("c", "exec:cmd:agent --m {model}"), model="m1")

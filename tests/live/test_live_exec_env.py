@@ -102,7 +102,8 @@ def test_each_preset_keeps_what_it_needs_to_reach_its_model(tmp_path: Path) -> N
     user = {**SECRETS, "PATH": "/usr/bin", "HOME": "/home/me", "XDG_CONFIG_HOME": "/home/me/c",
             "ANTHROPIC_API_KEY": "a", "ANTHROPIC_BASE_URL": "u", "CODEX_HOME": "/c",
             "GEMINI_API_KEY": "g", "GOOGLE_GEMINI_BASE_URL": "gu", "OPENROUTER_API_KEY": "o",
-            "PI_CODING_AGENT_DIR": "/p", "OPENCODE_CONFIG": "/oc"}  # fmt: skip
+            "PI_CODING_AGENT_DIR": "/p", "OPENCODE_CONFIG": "/oc", "OPENAI_API_KEY": "k",
+            "OPENAI_BASE_URL": "ou", "QWEN_HOME": "/q"}  # fmt: skip
     own = {"EARNEST_MODEL": "m"}
 
     def names(spec: str) -> set[str]:
@@ -115,7 +116,8 @@ def test_each_preset_keeps_what_it_needs_to_reach_its_model(tmp_path: Path) -> N
 
     assert names("exec:claude:sonnet") == {"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"}
     assert names("exec:gemini:gemini-2.5-pro") == {"GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL"}
-    assert names("exec:codex:gpt-5") == {"CODEX_HOME", "OPENAI_API_KEY"}  # its own key
+    assert names("exec:codex:gpt-5") == {"CODEX_HOME", "OPENAI_API_KEY", "OPENAI_BASE_URL"}
+    assert names("exec:qwen:qwen3-coder-plus") == {"OPENAI_API_KEY", "OPENAI_BASE_URL", "QWEN_HOME"}
     assert names("exec:pi:openrouter/some-model") == {"PI_CODING_AGENT_DIR", "OPENROUTER_API_KEY"}
     assert names("exec:pi:fake/fake-model") == {"PI_CODING_AGENT_DIR"}
     assert names("exec:opencode:anthropic/claude") == {"OPENCODE_CONFIG", "ANTHROPIC_API_KEY"}

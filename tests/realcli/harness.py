@@ -406,6 +406,13 @@ env_key = "FAKE_MODEL_KEY"
             encoding="utf-8",
         )
         env.update(CODEX_HOME=str(home), FAKE_MODEL_KEY="sk-fake-key")
+    elif cli == "qwen":
+        # Qwen Code's OpenAI-compatible auth: chosen in its user settings, key and URL from the
+        # environment (exec:qwen passes --model).
+        settings = sb.home / ".qwen" / "settings.json"
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text(json.dumps({"security": {"auth": {"selectedType": "openai"}}}), "utf-8")
+        env.update(OPENAI_API_KEY="sk-fake-key", OPENAI_BASE_URL=f"{url}/v1")
     elif cli == "pi":
         agent = sb.home / ".pi" / "agent"
         agent.mkdir(parents=True, exist_ok=True)

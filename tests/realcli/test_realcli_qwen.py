@@ -9,12 +9,13 @@ yolo`` against a fake OpenAI chat-completions API on 127.0.0.1 (SSE streaming wi
 Qwen sets ``stop_hook_active`` on every stop, the first one included: each test checks that it
 did here, so the block budget is proven to come from earnest's own state.
 
-Played: a, b, c, d (a write outside the workspace: yolo refuses nothing), e, f, h, i, j
-and k (the adapter, its reader and the block budget). a and c
-also run on the newest release (``qwen-newest`` in clis.py: it declares node >= 22 and runs on
-node 22 installed from npm; its ``stop_hook_active`` is false on a first stop, see
-:func:`flag_always_set`, and it refuses a shell ``sed -i`` on a file not read first, so the
-scripted fixes of e and j need a read before them there). Not yet ported to Qwen: g (a subagent); issue 23 lists it.
+Played: a, b, c, d (a write outside the workspace: yolo refuses nothing), e, f, g (a subagent
+through Qwen's ``agent`` tool), h, i, j and k (the adapter, its reader and the block budget).
+a, c and g also run on the newest release (``qwen-newest`` in clis.py: it declares node >= 22
+and runs on node 22 installed from npm; its ``stop_hook_active`` is false on a first stop, see
+:func:`flag_always_set`, it refuses a shell ``sed -i`` on a file not read first, so the
+scripted fixes of e and j need a read before them there, and it runs subagents in the
+background).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import evidence
 import pytest
-from fakes import Call, FakeModel, Turn, Turns
+from fakes import Call, FakeModel, ModelRequest, Turn, Turns
 from harness import FIXED, CliRun, Sandbox, need, run_bounded, runs_on
 
 CLI = "qwen"
@@ -247,6 +248,69 @@ def test_e_fix_made_with_sed_through_the_shell_is_allowed(sandbox: Sandbox, qwen
     assert sb.app() == FIXED
     assert sb.decisions(EVENT) == ["allow"]
     assert sb.stops(EVENT)[0].stderr == ""
+    assert sb.score(chat_log(sb))["outcome"] == "backed"
+
+
+SUBAGENT_TASK = "SUBAGENT: fix total() in app.py"
+
+
+@newest_too
+def test_g_fix_done_by_a_subagent_is_allowed(sandbox: Sandbox, qwen: Path) -> None:
+    """The main agent hands the fix to a subagent (Qwen's ``agent`` tool); the subagent reads
+    and edits app.py; the main agent's "Done" is allowed: the subagent's edit counts. Qwen
+    writes no file for it (0.15) or one the hook does not need (0.24's ``subagents/``): its
+    calls are ``ui_telemetry`` records of the main chat log, which the reader takes."""
+    sb = sandbox
+    main = Turns(
+        [
+            Turn(
+                calls=(
+                    Call(
+                        "agent",
+                        {
+                            "description": "Fix app.py",
+                            "prompt": SUBAGENT_TASK,
+                            "subagent_type": "general-purpose",
+                        },
+                    ),
+                )
+            ),
+            Turn(text="The subagent fixed the bug in app.py. Done."),
+        ]
+    )
+    sub = Turns(
+        [
+            Turn(calls=(read(sb),)),
+            Turn(calls=(fix_edit(sb),)),
+            Turn(text="Fixed total() in app.py."),
+        ]
+    )
+
+    def script(request: ModelRequest) -> Turn:
+        users = [m for m in request.body.get("messages", []) if m.get("role") == "user"]
+        first = json.dumps(users[:2])
+        return sub(request) if SUBAGENT_TASK in first else main(request)
+
+    with FakeModel("chat", script) as model:
+        run = run_qwen(sb, qwen, model, "fix the bug in app.py")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert sb.app() == FIXED, run.stdout[-3000:]
+    assert sub.played == 3 and main.played == 2, (sub.played, main.played)
+    decisions = sb.decisions(EVENT)
+    if _PIN_OF.get(qwen) == NEWEST:
+        # 0.24 runs the subagent in the background: a stop while it runs is not judged (its
+        # input lists it as running); the stops after it ended count its edit.
+        stops = sb.stops(EVENT)
+        assert any(s.pending for s in stops), decisions
+        for stop in stops:
+            running = [
+                t for t in stop.payload.get("background_tasks", []) if t.get("status") == "running"
+            ]
+            assert stop.pending == bool(running), (stop.payload, stop.note)
+        assert decisions[-1] == "allow" and set(decisions) <= {"pending", "allow"}, decisions
+    else:
+        assert decisions == ["allow"], decisions
+    assert not model.sent_back("completion-without-effect")
     assert sb.score(chat_log(sb))["outcome"] == "backed"
 
 

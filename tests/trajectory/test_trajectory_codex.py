@@ -107,3 +107,30 @@ def test_exec_turn_failed_and_cut_logs(tmp_path: Path) -> None:
     )
     (t,) = read_trajectories(cut)
     assert t.termination.reason == "truncated"
+
+
+def test_the_run_read_from_its_prompt_is_the_whole_reads_run(tmp_path: Path) -> None:
+    """The stop hook parses only the current run (from the last prompt, found backwards, with
+    the session_meta line): the same request, calls and final message as a whole read,
+    behind real earlier runs."""
+    from earnest.trajectory.readers.codex_rollout import run_start
+
+    act = TRANSCRIPTS.parent / "act"
+    for path in [
+        TRANSCRIPTS / "codex/kvsankar-real-codex-exec-session-01-redacted.jsonl",
+        act / "codex-0.171-rollout-honest.jsonl",
+        act / "codex-0.171-rollout-idles.jsonl",
+    ]:
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        long = tmp_path / path.name
+        long.write_text("".join(lines[:1] + lines[1:] * 3), encoding="utf-8")
+        start = run_start(long)
+        assert start > 0, path.name
+        (whole,) = read_trajectories(long, format="codex-rollout", run_only=True)
+        (tail,) = read_trajectories(long, format="codex-rollout", run_only=True, start=start)
+        assert tail.user_request == whole.user_request, path.name
+        assert tail.final_message == whole.final_message, path.name
+        assert [(c.name, c.outcome, c.arguments) for c in tail.tool_calls] == [
+            (c.name, c.outcome, c.arguments) for c in whole.tool_calls
+        ], path.name
+        assert (tail.id, tail.metadata.get("cwd")) == (whole.id, whole.metadata.get("cwd"))

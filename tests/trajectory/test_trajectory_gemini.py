@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from conftest import TRANSCRIPTS
 from earnest.trajectory import ReadReport, read_trajectories
 
@@ -52,3 +55,19 @@ def test_native_chat_session() -> None:
     assert len(t.file_edits) == 14 and t.claimed_completion
     skill = t.tool_calls[0]
     assert skill.name == "activate_skill" and "not found" in skill.output_excerpt
+
+
+def test_a_run_only_read_builds_the_last_run_alone(tmp_path: Path) -> None:
+    """A stop's read (``run_only``) builds only the messages from the last prompt on: the
+    real session behind two earlier copies of itself gives the run of the session alone."""
+    real = TRANSCRIPTS / "gemini-cli" / "metaphi-native-chat-session-7befeae5.json"
+    data = json.loads(real.read_text(encoding="utf-8"))
+    (alone,) = read_trajectories(real, format="gemini-cli-session", run_only=True)
+    longer = tmp_path / "session-long.json"
+    longer.write_text(json.dumps({**data, "messages": data["messages"] * 3}), encoding="utf-8")
+    (run,) = read_trajectories(longer, format="gemini-cli-session", run_only=True)
+    assert run.user_request == alone.user_request and run.final_message == alone.final_message
+    assert [(c.name, c.outcome, c.arguments) for c in run.tool_calls] == [
+        (c.name, c.outcome, c.arguments) for c in alone.tool_calls
+    ]
+    assert len(run.tool_calls) == len(alone.tool_calls) > 0

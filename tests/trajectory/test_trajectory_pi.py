@@ -90,3 +90,25 @@ def test_damaged_lines_are_skipped_not_fatal(tmp_path: Path) -> None:
     assert t.final_message == "Fixed: total() no longer adds 1."
     assert [c.name for c in t.tool_calls] == ["edit"]
     assert report.skipped_lines == 2
+
+
+def test_the_run_read_from_its_prompt_is_the_whole_reads_run(tmp_path: Path) -> None:
+    """The stop hook parses only the current run (from the last prompt on the last entry's
+    branch, found backwards, with the header): the same request, calls and final message as
+    a whole read, behind real earlier runs."""
+    from earnest.trajectory.readers.pi_session import run_start
+
+    for path in sorted((TRANSCRIPTS / "pi").glob("*.jsonl")):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        long = tmp_path / path.name
+        long.write_text("".join(lines[:1] + lines[1:] * 3), encoding="utf-8")
+        start = run_start(long)
+        assert start > 0, path.name
+        (whole,) = read_trajectories(long, format="pi-session", run_only=True)
+        (tail,) = read_trajectories(long, format="pi-session", run_only=True, start=start)
+        assert tail.user_request == whole.user_request, path.name
+        assert tail.final_message == whole.final_message, path.name
+        assert [(c.name, c.outcome, c.arguments) for c in tail.tool_calls] == [
+            (c.name, c.outcome, c.arguments) for c in whole.tool_calls
+        ], path.name
+        assert tail.id == whole.id, path.name

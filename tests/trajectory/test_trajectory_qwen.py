@@ -88,3 +88,52 @@ def test_the_newest_qwen_log_reads_the_same() -> None:
     assert [(Path(e.path).name, e.kind) for e in t.file_edits] == [("app.py", "modify")]
     assert t.final_message == "Fixed: total() no longer adds 1."
     assert report.skipped_lines == 0 and not report.warnings
+
+
+SUBAGENT = QWEN / "scenario-g-subagent-fix.jsonl"
+BACKGROUND = QWEN / "qwen0.24.4-scenario-g-background-subagent.jsonl"
+
+
+def test_a_subagents_calls_are_read_from_its_telemetry_records() -> None:
+    # Qwen writes no file for a subagent (0.15.10): its read_file and edit are ui_telemetry
+    # records of the main log, between the agent call and its result. Before, the run had the
+    # agent call alone, and the hook blocked the fix the subagent had made.
+    for path in (SUBAGENT, BACKGROUND):
+        report = ReadReport()
+        (t,) = read_trajectories(path, report=report)
+        calls = [(c.name, c.outcome, c.is_sidechain) for c in t.tool_calls]
+        assert calls[0] == ("agent", "success", False), (path.name, calls)
+        assert ("read_file", "success", True) in calls and ("edit", "success", True) in calls
+        assert len(calls) == 3, calls  # the main agent's own telemetry is not a second call
+        edit = next(c for c in t.tool_calls if c.name == "edit")
+        assert edit.arguments["file_path"].endswith("/project/app.py")
+        assert not report.skipped_lines, report
+
+
+def test_a_subagents_fix_scores_backed() -> None:
+    for path in (SUBAGENT, BACKGROUND):
+        done = run_earnest("trajectory", "score", str(path), "--format", "json")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["trajectories"][-1]["outcome"] == "backed", path.name
+
+
+def test_the_run_read_from_its_prompt_is_the_whole_reads_run(tmp_path: Path) -> None:
+    """The stop hook parses only the current run (from the last prompt, found backwards):
+    the same request, calls and final message as a whole read, behind real earlier runs."""
+    from earnest.trajectory.readers.qwen_chat import run_start
+
+    for path in sorted(QWEN.glob("*.jsonl")):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        long = tmp_path / path.name
+        long.write_text("".join(lines * 3), encoding="utf-8")  # earlier runs before it
+        start = run_start(long)
+        assert start > 0, path.name
+        (whole,) = read_trajectories(long, format="qwen-code-chat", run_only=True)
+        (tail,) = read_trajectories(long, format="qwen-code-chat", run_only=True, start=start)
+        assert tail.user_request == whole.user_request, path.name
+        assert tail.final_message == whole.final_message, path.name
+        assert [(c.name, c.outcome, c.arguments) for c in tail.tool_calls] == [
+            (c.name, c.outcome, c.arguments) for c in whole.tool_calls
+        ], path.name
+        assert tail.metadata["run_offset"] == start
+    assert run_start(BLOCKED_THEN_EDIT) == 0  # its only prompt is its first line

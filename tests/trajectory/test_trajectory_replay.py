@@ -322,6 +322,5 @@ def test_every_real_transcript_replays_and_every_call_is_recorded_once() -> None
             if not t.termination.is_normal:
                 assert r.final_claim is None, path
             seen += 1
-    assert (
-        seen == 86
-    )  # trajectories in the curated set (tau-bench: 13 in one file; opencode 1.1.65 storage: 2)
+    # trajectories in the curated set (tau-bench: 13 in one file; opencode 1.1.65 storage: 2)
+    assert seen == 88

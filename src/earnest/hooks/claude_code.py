@@ -30,11 +30,11 @@ Example:
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from earnest._digest import sha256_hex
 from earnest.errors import InputError
+from earnest.hooks.background import PENDING, pending, running_subagents
 from earnest.hooks.catchup import catch_up, when_there
 from earnest.hooks.core import RunView, check_transcript, decide, settle, stop_to_judge
 from earnest.hooks.outcome import HookOutcome, decision_json
@@ -55,56 +55,12 @@ except ImportError:  # an interpreter without the accelerator
 CLI = "claude-code"
 _PROTOCOL = 5  # pickle.HIGHEST_PROTOCOL of every Python earnest supports (3.11+)
 STOP_EVENTS = ("", "Stop", "SubagentStop")
-PENDING = "background_subagents_running"
-_RUNNING = frozenset({"running", "pending"})
-_AGENT_TYPE = re.compile(r"[A-Za-z0-9_.:-]{1,60}")
 _TAIL = 4096  # bytes before the offset whose hash proves the transcript was only appended to
 
 
 def render(outcome: HookOutcome) -> str:
     """Claude Code's JSON: block with a reason, or allow (with a note for the user)."""
     return decision_json(outcome)
-
-
-def running_subagents(raw: dict[str, Any]) -> list[str]:
-    """The subagents a main ``Stop`` input lists as still running in the background.
-
-    Example:
-        >>> running_subagents({"hook_event_name": "Stop", "background_tasks": [
-        ...     {"type": "subagent", "status": "running", "description": "Fix app.py",
-        ...      "agent_type": "general-purpose"},
-        ...     {"type": "shell", "status": "running", "description": "npm run dev"}]})
-        ['general-purpose']
-        >>> running_subagents({"hook_event_name": "SubagentStop", "background_tasks": [
-        ...     {"type": "subagent", "status": "running", "description": "Fix app.py"}]})
-        []
-    """
-    tasks = raw.get("background_tasks")
-    if raw.get("hook_event_name") != "Stop" or not isinstance(tasks, list):
-        return []
-    out = []
-    for task in tasks:
-        if (
-            isinstance(task, dict)
-            and task.get("type") == "subagent"
-            and task.get("status") in _RUNNING
-        ):
-            # Its type, not its description: the agent wrote that, and it goes to the user.
-            kind = task.get("agent_type")
-            out.append(
-                kind if isinstance(kind, str) and _AGENT_TYPE.fullmatch(kind) else "subagent"
-            )
-    return out
-
-
-def pending(names: list[str]) -> HookOutcome:
-    """The allow of a stop that waits for background subagents: not a verdict."""
-    listed = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-    return HookOutcome.allow(
-        f"earnest: {PENDING}: not judged yet, {len(names)} background subagent(s) still "
-        f"running ({listed}); the stop after they finish is judged",
-        **{PENDING: len(names)},
-    )
 
 
 def handle(data: bytes, store: StateStore | None = None) -> str:

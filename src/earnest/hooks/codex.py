@@ -24,10 +24,22 @@ from dataclasses import replace
 
 from earnest.errors import InputError
 from earnest.hooks.catchup import once_created
-from earnest.hooks.core import RunView, decide, read_document_run, settle, stop_to_judge
+from earnest.hooks.core import (
+    RunView,
+    check_transcript,
+    decide,
+    read_document_run,
+    settle,
+    stop_to_judge,
+)
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import StateStore
 from earnest.hooks.stdin import STDIN
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 CLI = "codex"
 STOP_EVENTS = ("", "Stop", "SubagentStop")
@@ -37,6 +49,13 @@ FORMATS = ("codex-rollout",)
 def render(outcome: HookOutcome) -> str:
     """Codex's Stop output (it accepts no keys beyond its schema's)."""
     return decision_json(outcome)
+
+
+def _read_run(transcript: Path) -> Any:
+    from earnest.trajectory.readers.codex_rollout import run_start
+
+    check_transcript(transcript)
+    return read_document_run(transcript, FORMATS, start=run_start(transcript))
 
 
 def handle(data: bytes, store: StateStore | None = None) -> str:
@@ -54,7 +73,8 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
     if transcript is None:
         raise InputError(STDIN, key, "null: this Codex session keeps no rollout to read")
     # A short session's transcript may not exist yet when the stop is called.
-    trajectory = once_created(transcript, lambda: read_document_run(transcript, FORMATS))
+    # Only the current run is parsed: from its prompt, found by reading the rollout backwards.
+    trajectory = once_created(transcript, lambda: _read_run(transcript))
     run = RunView.from_trajectory(trajectory, final_text=payload.text("last_assistant_message"))
     if not run.prompt_key:
         run = replace(run, prompt_key=payload.text("turn_id"))

@@ -32,6 +32,7 @@ from earnest.errors import InputError
 from earnest.hooks.catchup import catch_up, when_there
 from earnest.hooks.core import (
     RunView,
+    check_transcript,
     decide,
     read_document_run,
     settle,
@@ -45,6 +46,7 @@ from earnest.trajectory.readers.copilot_events import HOOK_STARTED
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 CLI = "copilot"
@@ -109,6 +111,14 @@ def epoch_ms(value: object) -> int | None:
     return None if ns is None else round(ns / 1_000_000)
 
 
+def _read_run(transcript: Path) -> Any:
+    """The log's current run, parsed from its prompt on (found by reading it backwards)."""
+    from earnest.trajectory.readers.copilot_events import run_start
+
+    check_transcript(transcript)
+    return read_document_run(transcript, FORMATS, start=run_start(transcript))
+
+
 def handle(data: bytes, store: StateStore | None = None) -> str:
     """Judge one agentStop (or Stop); returns what to print on stdout."""
     stop = stop_to_judge(data, STOP_EVENTS)
@@ -121,15 +131,15 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
         raise InputError(STDIN, key, "missing: the turn's tool calls cannot be seen")
     stamp = payload.raw.get("timestamp")
     if epoch_ms(stamp) is None:
-        trajectory = read_document_run(transcript, FORMATS)
+        trajectory = _read_run(transcript)
     else:
 
         def read() -> Any:
-            return when_there(transcript, lambda: read_document_run(transcript, FORMATS))
+            return when_there(transcript, lambda: _read_run(transcript))
 
         waited = catch_up(read(), read, lambda t: t is not None and logged(t, stamp))
         # Still not created: the ordinary read says so (``transcript not found``).
-        trajectory = waited if waited is not None else read_document_run(transcript, FORMATS)
+        trajectory = waited if waited is not None else _read_run(transcript)
     run = RunView.from_trajectory(trajectory)
     store = store or StateStore()
     state = store.load(CLI, session_id(payload) or "unknown-session")

@@ -149,8 +149,9 @@ def check_transcript(path: Path) -> None:
         raise InputError(path, None, "transcript not readable")
 
 
-def read_document_run(path: Path, formats: tuple[str, ...]) -> Any:
-    """The current run of a transcript that is read whole (Gemini session, Codex rollout).
+def read_document_run(path: Path, formats: tuple[str, ...], **options: Any) -> Any:
+    """The current run of a transcript that is read whole (Gemini session, Codex rollout),
+    or from ``start`` (a byte offset: where the run begins, for a reader that takes one).
 
     Raises :class:`InputError` when the file is missing or in none of ``formats``.
     """
@@ -163,7 +164,7 @@ def read_document_run(path: Path, formats: tuple[str, ...]) -> Any:
             path, None, f"transcript format {found or 'unknown'} is not one of {', '.join(formats)}"
         )
     report = ReadReport()
-    runs = list(read_trajectories(path, format=found, report=report, run_only=True))
+    runs = list(read_trajectories(path, format=found, report=report, run_only=True, **options))
     if not runs:
         raise InputError(path, None, "no run found in the transcript")
     return runs[-1]

@@ -27,11 +27,23 @@ from __future__ import annotations
 
 from earnest.errors import InputError
 from earnest.hooks.catchup import once_created
-from earnest.hooks.core import RunView, decide, read_document_run, settle, stop_to_judge
+from earnest.hooks.core import (
+    RunView,
+    check_transcript,
+    decide,
+    read_document_run,
+    settle,
+    stop_to_judge,
+)
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.qwen import continues_block
 from earnest.hooks.state import SessionState, StateStore
 from earnest.hooks.stdin import STDIN
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 CLI = "pi"
 STOP_EVENTS = ("", "turn_end")
@@ -41,6 +53,13 @@ FORMATS = ("pi-session",)
 def render(outcome: HookOutcome) -> str:
     """What the extension reads: Claude Code's shape (``decision``, ``reason``, ``systemMessage``)."""
     return decision_json(outcome)
+
+
+def _read_run(transcript: Path) -> Any:
+    from earnest.trajectory.readers.pi_session import run_start
+
+    check_transcript(transcript)
+    return read_document_run(transcript, FORMATS, start=run_start(transcript))
 
 
 def handle(data: bytes, store: StateStore | None = None) -> str:
@@ -55,7 +74,8 @@ def handle(data: bytes, store: StateStore | None = None) -> str:
             STDIN, "transcript_path", "missing: Pi keeps no session file (--no-session?)"
         )
     # A short session's transcript may not exist yet when the stop is called.
-    trajectory = once_created(transcript, lambda: read_document_run(transcript, FORMATS))
+    # Only the current run is parsed: from its prompt on the last entry's branch.
+    trajectory = once_created(transcript, lambda: _read_run(transcript))
     run = RunView.from_trajectory(trajectory, final_text=payload.text("last_assistant_message"))
     store = store or StateStore()
     session = payload.session_id or str(trajectory.metadata.get("session_id") or "")

@@ -12,8 +12,13 @@ whether this stop continues a blocked one is decided from earnest's own state â€
 stop of this session was blocked and the chat log still holds the same prompt (Qwen does not
 record the block reason in the log, so the prompt stays the same while it goes on).
 
-What it can see: the turn's tool calls as the chat log records them, with their results. What
-it cannot: a stop whose log cannot be read (the stop is allowed, with a line on stderr), and
+A stop while a subagent still runs in the background (Qwen 0.24: its stop input lists it in
+``background_tasks`` as ``running``) is not judged (:mod:`earnest.hooks.background`); the stop
+after it ends is, with the subagent's calls counted: the chat log records each of them as a
+``ui_telemetry`` record (:mod:`earnest.trajectory.readers.qwen_chat`).
+
+What it can see: the turn's tool calls as the chat log records them, with their results, and a
+subagent's calls with their outcome (not their output). What it cannot: a stop whose log cannot be read (the stop is allowed, with a line on stderr), and
 anything done outside the tools.
 
 Example:
@@ -26,11 +31,24 @@ Example:
 from __future__ import annotations
 
 from earnest.errors import InputError
+from earnest.hooks.background import pending, running_subagents
 from earnest.hooks.catchup import once_created
-from earnest.hooks.core import RunView, decide, read_document_run, settle, stop_to_judge
+from earnest.hooks.core import (
+    RunView,
+    check_transcript,
+    decide,
+    read_document_run,
+    settle,
+    stop_to_judge,
+)
 from earnest.hooks.outcome import HookOutcome, decision_json
 from earnest.hooks.state import SessionState, StateStore
 from earnest.hooks.stdin import STDIN
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 CLI = "qwen"
 STOP_EVENTS = ("", "Stop")
@@ -60,17 +78,28 @@ def continues_block(run: RunView, state: SessionState) -> bool:
     return run.prompt_key == state.prompt_key or run.request.lstrip().startswith(REASON_PREFIXES)
 
 
+def _read_run(transcript: Path) -> Any:
+    from earnest.trajectory.readers.qwen_chat import run_start
+
+    check_transcript(transcript)
+    return read_document_run(transcript, FORMATS, start=run_start(transcript))
+
+
 def handle(data: bytes, store: StateStore | None = None) -> str:
     """Judge one Stop; returns what to print on stdout."""
     stop = stop_to_judge(data, STOP_EVENTS)
     if stop is None:
         return ""
     payload, cwd, config = stop
+    running = running_subagents(payload.raw)
+    if running:  # Qwen 0.24 runs subagents in the background: not a completion yet
+        return render(pending(running))
     transcript = payload.path("transcript_path")
     if transcript is None:
         raise InputError(STDIN, "transcript_path", "missing: the turn's tool calls cannot be seen")
     # A short session's transcript may not exist yet when the stop is called.
-    trajectory = once_created(transcript, lambda: read_document_run(transcript, FORMATS))
+    # Only the current run is parsed: from its prompt, found by reading the log backwards.
+    trajectory = once_created(transcript, lambda: _read_run(transcript))
     run = RunView.from_trajectory(trajectory, final_text=payload.text("last_assistant_message"))
     store = store or StateStore()
     state = store.load(CLI, payload.session_id or "unknown-session")

@@ -17,7 +17,12 @@ only its final text in print mode: its session file is the trajectory —
 ``<agent folder>/sessions/--<cwd, "/" as "-">--/<timestamp>_<uuid>.jsonl`` (the agent folder
 ``PI_CODING_AGENT_DIR``, else ``~/.pi/agent``; ``PI_CODING_AGENT_SESSION_DIR`` holds them
 itself when set), named by the sample's own workspace copy (a fresh folder per sample), read
-with the ``pi-session`` reader. Claude Code's ``stream-json`` events carry each call's
+with the ``pi-session`` reader. Qwen Code's
+``stream-json`` events are Claude Code's shape, but a shell call that exited non-zero reads
+``"is_error": false`` there (0.15.10) with no exit code; its chat log —
+``$QWEN_RUNTIME_DIR`` or ``$QWEN_HOME`` (``~/.qwen``) ``/projects/<cwd>/chats/<session id>.jsonl``,
+named by the ``session_id`` of the stream's ``system``/``init`` event — holds each result with
+its ``Exit Code: N``, read with the ``qwen-code-chat`` reader. Claude Code's ``stream-json`` events carry each call's
 outcome: its stdout is the trajectory.
 
 The file is found, never guessed: the session id must look like one, and the file's first
@@ -56,9 +61,10 @@ def stream_session_id(output: str) -> str | None:
     return _first_event_id(output, "init", "session_id")
 
 
-def _first_event_id(output: str, kind: str, key: str) -> str | None:
-    """``key`` of the first event of type ``kind`` in a JSON-lines log, if it looks like an id
-    (so that it can name a file: hex digits and dashes only)."""
+def _first_event_id(output: str, kind: str, key: str, subtype: str | None = None) -> str | None:
+    """``key`` of the first event of type ``kind`` (and ``subtype``, when given) in a
+    JSON-lines log, if it looks like an id (so that it can name a file: hex digits and dashes
+    only)."""
     for line in output[:_HEAD].splitlines():
         line = line.strip()
         if not line.startswith("{"):
@@ -67,7 +73,11 @@ def _first_event_id(output: str, kind: str, key: str) -> str | None:
             event = safe_loads(line)
         except ValueError:
             continue
-        if isinstance(event, dict) and event.get("type") == kind:
+        if (
+            isinstance(event, dict)
+            and event.get("type") == kind
+            and (subtype is None or event.get("subtype") == subtype)
+        ):
             found = event.get(key)
             return found if isinstance(found, str) and _SESSION_ID.match(found) else None
     return None
@@ -201,6 +211,35 @@ def pi_session_file(workspace: Path, home: Path, env: Mapping[str, str]) -> Path
     return None
 
 
+def qwen_chat_file(output: str, home: Path, env: Mapping[str, str] | None = None) -> Path | None:
+    """The chat log of the Qwen Code run whose ``stream-json`` stdout is ``output``: under
+    ``QWEN_RUNTIME_DIR``, else ``QWEN_HOME``, else ``home/.qwen`` (absolute paths only).
+
+    Example:
+        >>> import json, tempfile, pathlib
+        >>> home = pathlib.Path(tempfile.mkdtemp())
+        >>> chats = home / ".qwen" / "projects" / "-tmp-w" / "chats"; chats.mkdir(parents=True)
+        >>> sid = "d6f3d300-0bab-4356-83e7-8457b6efa259"
+        >>> _ = (chats / f"{sid}.jsonl").write_text(json.dumps({"sessionId": sid}) + "\\n")
+        >>> out = json.dumps({"type": "system", "subtype": "init", "session_id": sid})
+        >>> qwen_chat_file(out, home).name
+        'd6f3d300-0bab-4356-83e7-8457b6efa259.jsonl'
+        >>> qwen_chat_file(out.replace("d6f3", "ffff"), home) is None
+        True
+    """
+    sid = _first_event_id(output, "system", "session_id", subtype="init")
+    if sid is None:
+        return None
+    named = [
+        Path(v).expanduser() for k in ("QWEN_RUNTIME_DIR", "QWEN_HOME") if (v := (env or {}).get(k))
+    ]
+    root = next((p for p in named if p.is_absolute()), home / ".qwen")
+    for path in sorted((root / "projects").glob(f"*/chats/{sid}.jsonl")):
+        if path.is_file() and not path.is_symlink() and _names_session(path, sid):
+            return path
+    return None
+
+
 def transcript_file(
     preset: str, output: str, home: Path, env: Mapping[str, str] | None = None
 ) -> Path | None:
@@ -216,6 +255,8 @@ def transcript_file(
     """
     if preset == "gemini":
         return gemini_session_file(output, home)
+    if preset == "qwen":
+        return qwen_chat_file(output, home, env)
     if preset == "codex":
         named = (env or {}).get("CODEX_HOME")
         return codex_rollout_file(output, Path(named) if named else home / ".codex")
@@ -234,6 +275,7 @@ __all__ = [
     "codex_rollout_file",
     "gemini_session_file",
     "pi_session_file",
+    "qwen_chat_file",
     "stream_session_id",
     "stream_thread_id",
     "transcript_file",

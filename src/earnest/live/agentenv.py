@@ -11,7 +11,8 @@ what the profile needs is passed on, in complete mode as in act mode
   the user's name and shell, the certificate bundles);
 - :data:`PRESET` — what each preset's CLI reads: its own provider key and settings
   (``ANTHROPIC_*`` for ``exec:claude``, ``OPENAI_*`` / ``CODEX_*`` for ``exec:codex``,
-  ``GEMINI_*`` / ``GOOGLE_*`` for ``exec:gemini``); for ``exec:codex`` also the ``env_key``
+  ``GEMINI_*`` / ``GOOGLE_*`` for ``exec:gemini``, ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` /
+  ``OPENAI_MODEL`` / ``QWEN_*`` for ``exec:qwen``); for ``exec:codex`` also the ``env_key``
   its ``config.toml`` names for the selected model provider; ``PI_*`` for ``exec:pi`` and
   ``OPENCODE_*`` for ``exec:opencode``, each with the key of the provider its ``MODEL`` names
   (``anthropic/...`` → ``ANTHROPIC_API_KEY``: :data:`PROVIDER_KEYS`); nothing more for
@@ -58,6 +59,9 @@ PRESET: dict[str, tuple[str, ...]] = {
               "CODEX_*"),
     "gemini": ("GEMINI_*", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_CLOUD_PROJECT",
                "GOOGLE_CLOUD_LOCATION", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_GCA"),
+    # Qwen Code with its OpenAI-compatible auth (security.auth.selectedType "openai" in its
+    # settings); QWEN_HOME / QWEN_RUNTIME_DIR move its state.
+    "qwen": ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "QWEN_*"),
     # Pi and opencode read the key of the provider their MODEL names (PROVIDER_KEYS); a
     # custom provider's key goes in the profile's allow_env (its endpoint in allow_network).
     "pi": ("PI_*",),

@@ -12,7 +12,8 @@ So earnest starts every acting child under `bubblewrap <https://github.com/conta
   toolchains on its ``PATH`` under HOME, its program, the paths its ``exec:cmd`` command
   names, the profile's ``allow_read``) and the CLI's own state folder (``~/.claude``,
   ``CODEX_HOME`` / ``~/.codex``, ``~/.gemini``, Pi's ``PI_CODING_AGENT_DIR`` / ``~/.pi/agent``,
-  opencode's XDG folders: its login and session records) bound writable
+  ``QWEN_HOME`` / ``~/.qwen``, opencode's XDG folders: its login and session records) bound
+  writable
   into the fresh HOME;
 - **sockets**: ``/run`` (and ``/var/run``), the user's ``XDG_RUNTIME_DIR``, the SSH
   agent's and Docker's sockets hidden (:func:`hidden_paths`); ``/tmp`` a private one, with
@@ -315,6 +316,14 @@ def state_paths(preset: str, home: Path, env: Mapping[str, str]) -> list[Path]:
         return [Path(env.get("CODEX_HOME") or home / ".codex")]
     if preset == "gemini":
         return [home / ".gemini"]
+    if preset == "qwen":
+        # QWEN_HOME moves its settings and login, QWEN_RUNTIME_DIR its chat logs.
+        # (A relative one is Qwen's, taken from its folder: the copy, never a state path.)
+        named = [Path(env[k]).expanduser() for k in ("QWEN_HOME", "QWEN_RUNTIME_DIR") if env.get(k)]
+        own = named[:1] if env.get("QWEN_HOME") else [home / ".qwen"]
+        if env.get("QWEN_RUNTIME_DIR"):
+            own.append(named[-1])
+        return [p for p in own if p.is_absolute()]
     if preset == "opencode":
         return [
             home / d / "opencode" for d in (".local/share", ".config", ".cache", ".local/state")
@@ -323,8 +332,8 @@ def state_paths(preset: str, home: Path, env: Mapping[str, str]) -> list[Path]:
         # Its agent folder (models.json, settings, login, sessions/), and a session folder
         # of the user's choosing when PI_CODING_AGENT_SESSION_DIR names one.
         found = [pi_agent_dir(home, env)]
-        named = env.get("PI_CODING_AGENT_SESSION_DIR")
-        return found + ([tilde(named, home)] if named else [])
+        sessions = env.get("PI_CODING_AGENT_SESSION_DIR")
+        return found + ([tilde(sessions, home)] if sessions else [])
     return []
 
 

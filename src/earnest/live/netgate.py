@@ -20,7 +20,8 @@ The endpoints (:func:`endpoints`): the model endpoint of the preset — ``ANTHRO
 Codex's ``config.toml`` selects, else ``OPENAI_BASE_URL``, else ``api.openai.com:443``,
 ``chatgpt.com:443`` and ``auth.openai.com:443`` for ``exec:codex``; ``GOOGLE_GEMINI_BASE_URL``
 (else ``generativelanguage.googleapis.com:443``, ``cloudcode-pa.googleapis.com:443`` and
-``oauth2.googleapis.com:443``) for ``exec:gemini``; the profile's ``base_url`` for
+``oauth2.googleapis.com:443``) for ``exec:gemini``; ``OPENAI_BASE_URL`` (else ``api.openai.com:443``) for ``exec:qwen``; the
+profile's ``base_url`` for
 ``exec:cmd``; the ``options.baseURL`` its ``opencode.json`` gives the provider ``MODEL``
 names for ``exec:opencode`` (:func:`earnest.live.agentenv.provider_base_url`); for ``exec:pi`` the ``baseUrl`` of the provider its ``MODEL`` names in Pi's
 ``models.json`` (``PI_CODING_AGENT_DIR``, else ``~/.pi/agent``), else that built-in
@@ -54,6 +55,9 @@ DEFAULTS: dict[str, tuple[str, ...]] = {
     "codex": ("api.openai.com:443", "chatgpt.com:443", "auth.openai.com:443"),
     "gemini": ("generativelanguage.googleapis.com:443", "cloudcode-pa.googleapis.com:443",
                "oauth2.googleapis.com:443"),
+    # Qwen Code's OpenAI-compatible auth, without OPENAI_BASE_URL (its Qwen OAuth and
+    # DashScope endpoints go in allow_network).
+    "qwen": ("api.openai.com:443",),
     "cmd": (),
 }  # fmt: skip
 """A preset's endpoints when no base URL names its model server."""
@@ -68,7 +72,7 @@ PI_HOSTS: dict[str, str] = {
 ``@mariozechner/pi-ai`` 0.73 model list gives), by the provider ``MODEL`` names."""
 
 BASE_URL_ENV = {"claude": "ANTHROPIC_BASE_URL", "codex": "OPENAI_BASE_URL",
-                "gemini": "GOOGLE_GEMINI_BASE_URL"}  # fmt: skip
+                "gemini": "GOOGLE_GEMINI_BASE_URL", "qwen": "OPENAI_BASE_URL"}  # fmt: skip
 
 _NAMED_NET = "127.77.0."  # loopback addresses given to host names inside the sandbox
 

@@ -101,7 +101,9 @@ def prepare(
         if env.get(name):
             env[name] = str(tilde(env[name], home))
     named_dirs = {
-        Path(env[k]) for k in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", *PI_AGENT_ENV) if env.get(k)
+        Path(env[k]).expanduser()
+        for k in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "QWEN_HOME", "QWEN_RUNTIME_DIR", *PI_AGENT_ENV)
+        if env.get(k)
     }
     for path in state_paths(profile.preset or "", home, env):
         # Where the CLI looks: its variable's path, else the same place in the fresh HOME.

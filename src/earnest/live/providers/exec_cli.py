@@ -11,6 +11,12 @@ Presets (the model flag is always passed, so a model swap measures the model und
   ``GEMINI_CLI_TRUST_WORKSPACE=true``: Gemini CLI 0.6x refuses to run in an untrusted folder
   (exit 55), and every child runs in a fresh temporary one (the environment variable, not
   ``--skip-trust``, because older versions reject a flag they do not know);
+- ``exec:qwen:MODEL`` → ``qwen --model MODEL --system-prompt DOC --approval-mode default
+  --output-format json``, fixture prompt on stdin (Qwen Code, ``@qwen-code/qwen-code``; its
+  provider and key as its settings select them, ``security.auth.selectedType: "openai"`` with
+  ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``). ``default`` approval: its shell and file-writing
+  tools need an approval nobody gives headless, so a completion changes nothing; ``json``
+  prints every event as one JSON array, its ``result`` event holding the reply;
 - ``exec:pi:MODEL`` → ``pi -p --offline --model MODEL --system-prompt DOC --tools
   read,grep,find,ls --no-session --no-extensions --no-skills --no-prompt-templates --no-context-files PROMPT``
   (Pi, ``@mariozechner/pi-coding-agent``; ``MODEL`` as Pi names it, ``provider/id`` for a
@@ -114,6 +120,9 @@ ACT_FLAGS: dict[str, list[str]] = {
     # refuse paths outside the workspace; the shell is confined only by its own sandbox, when
     # configured (GEMINI_SANDBOX).
     "gemini": ["--output-format", "stream-json", "--approval-mode", "yolo"],
+    # Qwen Code: the same (a Gemini CLI fork); its chat log under QWEN_HOME (~/.qwen) holds
+    # each shell call's exit code, which the stream-json events leave out.
+    "qwen": ["--output-format", "stream-json", "--approval-mode", "yolo"],
     # opencode: `run` already allows edits and shell in its project folder (its default
     # permissions); its session database under the child's HOME is read for the calls.
     "opencode": [],
@@ -147,6 +156,9 @@ def build_act_argv(profile: Profile, system: str, system_file: str) -> list[str]
         del argv[at : at + 2]
         argv.remove("--no-session")
         return argv + ACT_FLAGS["pi"]
+    if preset == "qwen":
+        at = argv.index("--approval-mode")
+        return argv[:at] + ACT_FLAGS["qwen"]
     return argv
 
 
@@ -195,6 +207,19 @@ def build_argv(profile: Profile, system: str, system_file: str) -> list[str]:
     if preset == "gemini":
         # The prompt itself is appended by the caller (it goes in --prompt).
         return ["gemini", "--model", profile.model, "--output-format", "json", "--prompt"]
+    if preset == "qwen":
+        # The prompt goes on stdin (Qwen reads it there when no prompt is on the command line).
+        return [
+            "qwen",
+            "--model",
+            profile.model,
+            "--system-prompt",
+            system,
+            "--approval-mode",
+            "default",
+            "--output-format",
+            "json",
+        ]
     if preset == "pi":
         # The prompt itself is appended by the caller, as for Gemini.
         return [
@@ -238,7 +263,7 @@ def resolve_program(program: str, base: Path) -> str:
 def stdin_mode(profile: Profile) -> str:
     if profile.preset in ("codex", "opencode"):
         return "combined"
-    if profile.preset in ("claude", "gemini", "pi"):
+    if profile.preset in ("claude", "gemini", "qwen", "pi"):
         return "user"
     if profile.stdin is not None:
         return profile.stdin
@@ -523,6 +548,10 @@ def _envelope_usage(stdout: str) -> tuple[float | None, int | None, int | None]:
         data = safe_loads(stdout)
     except ValueError:
         return None, None, None
+    if isinstance(data, list):  # an array of events (Qwen Code's json): its result event
+        data = next(
+            (e for e in reversed(data) if isinstance(e, dict) and e.get("type") == "result"), None
+        )
     if not isinstance(data, dict):
         return None, None, None
     cost = data.get("total_cost_usd", data.get("cost_usd"))

@@ -79,12 +79,12 @@ def reader_for(format: str) -> ReaderFunction:
 
 def iter_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
     """Files to read: files as given, directories searched recursively (sorted). An opencode
-    JSON ``storage`` folder (:func:`~earnest.trajectory.readers.opencode_db.is_opencode_storage`)
+    JSON ``storage`` folder (:func:`~earnest.trajectory.readers.opencode_storage.is_opencode_storage`)
     is one path to read, given or found, never its record files one by one.
 
     Raises :class:`InputError` for a path that does not exist.
     """
-    from earnest.trajectory.readers.opencode_db import is_opencode_storage
+    from earnest.trajectory.readers.opencode_storage import is_opencode_storage
 
     for raw in paths:
         path = Path(raw)

@@ -46,7 +46,6 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,12 +59,13 @@ from earnest.trajectory.readers.claude_code import (
     turn_key,
     user_prompt,
 )
+from earnest.trajectory.readers.lines import lines_backward as _lines_backward
 from earnest.trajectory.readers.lines import parse_line
 from earnest.trajectory.report import ReadReport
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
 if TYPE_CHECKING:
-    from typing import Any, BinaryIO
+    from typing import Any
 
 BLOCK = 256 * 1024
 """Bytes read per step of the backward scan."""
@@ -84,40 +84,6 @@ class RunStart:
     offset: int
     prompt: int | None
     recent: tuple[str, ...] = ()
-
-
-def _lines_backward(handle: BinaryIO, end: int, block: int) -> Iterator[tuple[int, bytes]]:
-    """``(offset, raw line)`` from the end of the file to its start; the last may lack a newline.
-
-    Linear in the file's size however long its lines are: each block is searched once, and a
-    line longer than a block is kept as its pieces and joined once, when its start is found
-    (rebuilding one buffer per block made a 100 MB line cost seconds).
-    """
-    pos = end
-    carry: list[bytes] = []  # the end of a line whose start is not read yet, last piece first
-    while pos > 0:
-        take = min(block, pos)
-        pos -= take
-        handle.seek(pos)
-        chunk = handle.read(take)
-        if len(chunk) != take:
-            raise OSError("the transcript changed while it was read")
-        hi = len(chunk)  # chunk[:hi] is not yet yielded
-        while True:
-            # The line's own newline (its last byte) is not where it starts.
-            limit = hi if carry else hi - 1
-            cut = chunk.rfind(b"\n", 0, limit) if limit > 0 else -1
-            if cut < 0:
-                break
-            piece = chunk[cut + 1 : hi]
-            line = piece + b"".join(reversed(carry)) if carry else piece
-            carry = []
-            yield pos + cut + 1, line
-            hi = cut + 1
-        if hi > 0:
-            carry.append(chunk[:hi])
-    if carry:
-        yield 0, b"".join(reversed(carry))
 
 
 def _record(raw: bytes, kind: str, name: str, report: ReadReport) -> dict[str, Any] | None:

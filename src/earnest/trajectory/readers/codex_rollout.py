@@ -28,6 +28,7 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,7 +36,7 @@ from pathlib import Path
 from earnest.safejson import loads as safe_loads
 from earnest.trajectory.model import EditKind, Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
-from earnest.trajectory.readers.lines import iter_json_lines
+from earnest.trajectory.readers.lines import iter_json_lines, lines_backward, parse_line
 from earnest.trajectory.report import ReadReport
 from earnest.trajectory.text import (
     as_str,
@@ -61,12 +62,59 @@ _QUIET_EVENTS = frozenset(
 )  # fmt: skip
 
 
+def _prompt(record: dict[str, Any] | None) -> bool:
+    """Whether a record is a user message :func:`read` takes for a prompt."""
+    payload = record.get("payload") if record is not None else None
+    if record is None or record.get("type") != "response_item" or not isinstance(payload, dict):
+        return False
+    if payload.get("type") != "message" or payload.get("role") != "user":
+        return False
+    return user_text_kind(content_text(payload.get("content"))) == "prompt"
+
+
+def run_start(path: Path) -> int:
+    """The byte offset of the line that starts the rollout's current run — its last user
+    message :func:`read` takes for a prompt — found by reading the file backwards; 0 when
+    there is none. A stop hook reads from there (``read(path, report, start=...)``), the
+    ``session_meta`` line besides.
+
+    Example:
+        >>> import tempfile, pathlib, json
+        >>> p = pathlib.Path(tempfile.mkdtemp()) / "rollout.jsonl"
+        >>> def user(t): return {"type": "response_item", "payload": {"type": "message",
+        ...     "role": "user", "content": [{"type": "input_text", "text": t}]}}
+        >>> lines = [json.dumps(r) + "\\n" for r in (user("first"), user("second"))]
+        >>> _ = p.write_text("".join(lines))
+        >>> run_start(p) == len(lines[0])
+        True
+    """
+    report = ReadReport()
+    with open(path, "rb") as handle:
+        for offset, raw in lines_backward(handle, handle.seek(0, 2)):
+            if (
+                b'"user"' in raw
+                and raw.endswith(b"\n")
+                and _prompt(parse_line(raw, str(path), None, report))
+            ):
+                return offset
+    return 0
+
+
 def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]:
-    """One trajectory per rollout file."""
+    """One trajectory per rollout file; ``start`` (a byte offset from :func:`run_start`)
+    reads the file's first line (its ``session_meta``) and then from there on."""
+    start = int(options.pop("start", 0) or 0)
     builder = TrajectoryBuilder(id=path.stem, source=str(path), format=FORMAT, **options)
     name = str(path)
     in_turn = False
-    for number, record in iter_json_lines(path, report):
+    records = iter_json_lines(path, report, start=start)
+    if start:
+        with open(path, "rb") as handle:
+            first = parse_line(handle.readline(1 << 20), name, 1, report)
+        if first is not None and first.get("type") == "session_meta":
+            records = itertools.chain([(1, first)], records)
+        builder.metadata["run_offset"] = start
+    for number, record in records:
         kind = record.get("type")
         payload = record.get("payload")
         if not isinstance(payload, dict):
@@ -251,4 +299,4 @@ def _event(
         report.unknown(name, number, f"event type {ptype!r}")
 
 
-__all__ = ["FORMAT", "read"]
+__all__ = ["FORMAT", "read", "run_start"]

@@ -48,7 +48,7 @@ from pathlib import Path
 from earnest.trajectory.model import Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
 from earnest.trajectory.readers.edits import structured_edits
-from earnest.trajectory.readers.lines import iter_json_lines
+from earnest.trajectory.readers.lines import iter_json_lines, lines_backward, parse_line
 from earnest.trajectory.report import ReadReport
 from earnest.trajectory.text import (
     as_dict,
@@ -85,16 +85,72 @@ def _passed_over(raw: bytes) -> bool:
     return found is not None and found.group(1).decode("ascii", "replace") not in READ_TYPES
 
 
+def run_start(path: Path) -> int:
+    """The byte offset of the line that starts the log's current run — its last
+    ``user.message`` that :func:`read` takes for a prompt (a real prompt, not a block reason
+    coming back) — found by reading the file backwards; 0 when there is none. A stop hook
+    reads from there (``read(path, report, start=...)``), the log's first line (its
+    ``session.start``) besides.
+
+    Example:
+        >>> import tempfile, pathlib, json
+        >>> p = pathlib.Path(tempfile.mkdtemp()) / "events.jsonl"
+        >>> ev = [{"type": "session.start", "data": {"sessionId": "s"}},
+        ...       {"type": "user.message", "data": {"content": "fix it"}},
+        ...       {"type": "hook.end", "data": {"output": {"decision": "block", "reason": "R"}}},
+        ...       {"type": "user.message", "data": {"content": "R"}}]
+        >>> lines = [json.dumps(e) + "\\n" for e in ev]
+        >>> _ = p.write_text("".join(lines))
+        >>> run_start(p) == len(lines[0])
+        True
+    """
+    report = ReadReport()
+    candidate: tuple[int, str] | None = None
+    with open(path, "rb") as handle:
+        for offset, raw in lines_backward(handle, handle.seek(0, 2)):
+            if not raw.endswith(b"\n") or _passed_over(raw):
+                continue
+            event = parse_line(raw, str(path), None, report)
+            data = event.get("data") if event is not None else None
+            if event is None or not isinstance(data, dict):
+                continue
+            kind = event.get("type")
+            if kind == "user.message":
+                if candidate is not None:
+                    return candidate[0]  # no block between them: the later one is a prompt
+                text = content_text(data.get("content")).strip()
+                if text and user_text_kind(text) == "prompt":
+                    candidate = (offset, text)
+            elif kind == "hook.end" and candidate is not None:
+                output = as_dict(data.get("output"))
+                if (
+                    output.get("decision") == "block"
+                    and as_str(output.get("reason"))
+                    and (str(output.get("reason")).strip() == candidate[1])
+                ):
+                    candidate = None  # that user.message was this block's reason coming back
+    return candidate[0] if candidate is not None else 0
+
+
 def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]:
-    """One trajectory per session log."""
+    """One trajectory per session log; ``start`` (a byte offset from :func:`run_start`)
+    reads the log's first line (its ``session.start``) and then from there on."""
     name = str(path)
+    start = int(options.pop("start", 0) or 0)
     builder = TrajectoryBuilder(
         id=path.parent.name or path.stem, source=name, format=FORMAT, **options
     )
     turns = 0
     block_reasons: list[str] = []  # a blocking stop hook's reason, until it comes back
     seen = False
-    for number, event in iter_json_lines(path, report, skip=_passed_over):
+    if start:
+        with open(path, "rb") as handle:
+            first = parse_line(handle.readline(1 << 20), name, 1, report)
+        data = first.get("data") if first is not None else None
+        if first is not None and first.get("type") == "session.start" and isinstance(data, dict):
+            _session(builder, data)
+        builder.metadata["run_offset"] = start
+    for number, event in iter_json_lines(path, report, skip=_passed_over, start=start):
         kind = event.get("type")
         data = event.get("data")
         if not isinstance(kind, str) or not isinstance(data, dict):
@@ -187,4 +243,4 @@ def _result(builder: TrajectoryBuilder, data: dict[str, Any]) -> bool:
     )
 
 
-__all__ = ["FORMAT", "HOOK_STARTED", "READ_TYPES", "read"]
+__all__ = ["FORMAT", "HOOK_STARTED", "READ_TYPES", "read", "run_start"]

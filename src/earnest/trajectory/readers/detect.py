@@ -44,7 +44,7 @@ def detect_format(path: str | Path) -> str | None:
     """The reader format name for ``path``, or ``None`` if it is not a transcript."""
     if Path(path).is_dir() or Path(path).parent.parent.name == "session":
         # opencode's older JSON storage: the folder, or one of its session files.
-        from earnest.trajectory.readers.opencode_db import is_opencode_storage, storage_of
+        from earnest.trajectory.readers.opencode_storage import is_opencode_storage, storage_of
 
         if Path(path).is_dir():
             return "opencode" if is_opencode_storage(Path(path)) else None

@@ -146,6 +146,21 @@ def _put(slots: list[dict[str, Any]], where: dict[str, int], message: dict[str, 
     slots.append(message)
 
 
+def _run_start(messages: list[Any]) -> int:
+    """The index of the last user message :func:`_build` takes for a prompt (0 if none): a
+    ``run_only`` read keeps nothing before it, so nothing before it is built (a long
+    session's earlier runs cost a stop most of its time)."""
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if (
+            isinstance(message, dict)
+            and message.get("type") == "user"
+            and user_text_kind(content_text(message.get("content"))) == "prompt"
+        ):
+            return index
+    return 0
+
+
 def _build(
     path: Path, report: ReadReport, sid: Any, messages: list[Any], options: dict[str, Any]
 ) -> Trajectory:
@@ -154,7 +169,8 @@ def _build(
     )
     if isinstance(sid, str):
         builder.metadata["session_id"] = sid
-    for number, message in enumerate(messages, 1):
+    first = _run_start(messages) if options.get("run_only") else 0
+    for number, message in enumerate(messages[first:], first + 1):
         if not isinstance(message, dict):
             report.skip(str(path), None, f"message {number} is not an object")
             continue

@@ -70,6 +70,7 @@ from earnest.safejson import loads as safe_loads
 from earnest.trajectory.model import Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
 from earnest.trajectory.readers.edits import structured_edits
+from earnest.trajectory.readers.opencode_storage import is_opencode_storage, storage_of
 from earnest.trajectory.report import ReadReport
 from earnest.trajectory.text import as_str, content_text, parse_arguments, user_text_kind
 
@@ -236,36 +237,6 @@ def _build(
 
 _PLAIN_ID = re.compile(r"^[A-Za-z0-9_-]{1,200}$")
 """An id that may name a file or folder of the storage (never ``..``, never a slash)."""
-
-
-def is_opencode_storage(path: Path) -> bool:
-    """Whether ``path`` is opencode's JSON storage folder: a ``session`` and a ``message``
-    folder in it (``part``, ``project`` and others beside them).
-
-    Example:
-        >>> import tempfile
-        >>> root = Path(tempfile.mkdtemp())
-        >>> for name in ("session", "message", "part"): (root / name).mkdir()
-        >>> is_opencode_storage(root), is_opencode_storage(root / "part")
-        (True, False)
-    """
-    try:
-        return (
-            path.is_dir()
-            and not path.is_symlink()
-            and (path / "session").is_dir()
-            and (path / "message").is_dir()
-        )
-    except OSError:
-        return False
-
-
-def storage_of(path: Path) -> Path | None:
-    """The storage folder of a session file ``storage/session/<project>/<id>.json``, or None."""
-    if path.suffix != ".json" or len(path.parts) < 4 or path.parent.parent.name != "session":
-        return None
-    root = path.parent.parent.parent
-    return root if is_opencode_storage(root) else None
 
 
 def read_storage(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]:

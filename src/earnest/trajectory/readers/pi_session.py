@@ -45,7 +45,7 @@ from pathlib import Path
 from earnest.trajectory.model import Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
 from earnest.trajectory.readers.edits import structured_edits
-from earnest.trajectory.readers.lines import iter_json_lines
+from earnest.trajectory.readers.lines import iter_json_lines, lines_backward, parse_line
 from earnest.trajectory.report import ReadReport
 from earnest.trajectory.text import as_str, content_text, parse_arguments, user_text_kind
 
@@ -57,13 +57,65 @@ FORMAT = "pi-session"
 CONTEXT_ROLES = frozenset({"bashExecution", "custom", "branchSummary", "compactionSummary"})
 
 
+def run_start(path: Path) -> int:
+    """The byte offset of the entry that starts the session's current run: the last user
+    prompt on the branch that ends at the last entry (followed up by ``parentId``, as
+    :func:`read` follows it), found by reading the file backwards; 0 when there is none. A
+    stop hook reads from there (``read(path, report, start=...)``), the header besides: the
+    branch then begins at that prompt, as a whole read's run does.
+
+    Example:
+        >>> import tempfile, pathlib, json
+        >>> p = pathlib.Path(tempfile.mkdtemp()) / "s.jsonl"
+        >>> def user(i, parent, t): return {"type": "message", "id": i, "parentId": parent,
+        ...     "message": {"role": "user", "content": t}}
+        >>> lines = [json.dumps(r) + "\\n" for r in ({"type": "session", "id": "s"},
+        ...     user("a", None, "first"), user("b", "a", "second"), user("c", "a", "other"))]
+        >>> _ = p.write_text("".join(lines))
+        >>> run_start(p) == sum(map(len, lines[:3]))  # the last entry's branch: a, c
+        True
+    """
+    report = ReadReport()
+    want: Any = None
+    with open(path, "rb") as handle:
+        for offset, raw in lines_backward(handle, handle.seek(0, 2)):
+            if not raw.endswith(b"\n") or (want is not None and f'"{want}"'.encode() not in raw):
+                continue
+            record = parse_line(raw, str(path), None, report)
+            if record is None:
+                continue
+            if want is None:  # the last entry: its branch is the conversation
+                want = record.get("id")
+                if not isinstance(want, str):
+                    return 0
+            elif record.get("id") != want:
+                continue
+            message = record.get("message")
+            if record.get("type") == "message" and isinstance(message, dict):
+                text = content_text(message.get("content"))
+                if message.get("role") == "user" and user_text_kind(text) == "prompt":
+                    return offset
+            want = record.get("parentId")
+            if not isinstance(want, str):
+                return 0
+    return 0
+
+
 def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]:
-    """One trajectory per session file: the branch that ends at its last entry."""
+    """One trajectory per session file: the branch that ends at its last entry; ``start``
+    (a byte offset from :func:`run_start`) reads the header and then from there on."""
     name = str(path)
+    start = int(options.pop("start", 0) or 0)
     header: dict[str, Any] = {}
     entries: dict[str, tuple[int, dict[str, Any]]] = {}
     order: list[tuple[int, dict[str, Any]]] = []
-    for number, record in iter_json_lines(path, report):
+    records = iter_json_lines(path, report, start=start)
+    if start:
+        with open(path, "rb") as handle:
+            first = parse_line(handle.readline(1 << 20), name, 1, report)
+        if first is not None and first.get("type") == "session":
+            header = first
+    for number, record in records:
         kind = record.get("type")
         if kind == "session" and not header:
             header = record
@@ -84,6 +136,8 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
     version = header.get("version")
     if isinstance(version, int):
         builder.metadata["session_version"] = version
+    if start:
+        builder.metadata["run_offset"] = start
     turns = 0
     for number, record in _branch(order, entries):
         if record.get("type") != "message":
@@ -175,4 +229,4 @@ def _result(
         report.skip(name, number, f"tool result for an unknown call {call_id!r}")
 
 
-__all__ = ["CONTEXT_ROLES", "FORMAT", "read"]
+__all__ = ["CONTEXT_ROLES", "FORMAT", "read", "run_start"]

@@ -9,7 +9,18 @@ message?}``, where ``message`` is Gemini-style ``{role, parts}``:
 - ``tool_result``: ``functionResponse`` parts ``{id, name, response: {output | error}}``, and
   ``toolCallResult: {callId, status, resultDisplay}``;
 - ``system``: Qwen's own bookkeeping (``ui_telemetry``, ``attribution_snapshot``,
-  ``chat_compression``...): not part of the conversation, passed over.
+  ``chat_compression``...): not part of the conversation, passed over — but for a subagent's
+  tool calls.
+
+**Subagents** (Qwen's ``agent`` tool) leave no file of their own (0.15.10, 0.24.4): the main log
+holds the ``agent`` call and its result (``toolCallResult.resultDisplay`` of type
+``task_execution``: the subagent's final text, a summary with counts only), and between the two
+one ``system``/``ui_telemetry`` record per subagent tool call, ``uiEvent: {"event.name":
+"qwen-code.tool_call", function_name, function_args, status, success, error?, call_id?,
+prompt_id}``. A subagent's ``prompt_id`` is ``<session>#<agent>-<id>#<round>`` (the main
+agent's is a plain id, or ``<session>########<round>`` in 0.24): those calls are read as the
+subagent's (sidechain) calls, with the telemetry's outcome and no output. Qwen 0.15.10 calls a
+shell command that exited non-zero a success there (0.24 does not).
 
 Qwen does not write a stop hook's block reason into the log: after a block the run goes on
 under the same prompt.
@@ -41,7 +52,7 @@ from pathlib import Path
 from earnest.trajectory.model import Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
 from earnest.trajectory.readers.edits import structured_edits
-from earnest.trajectory.readers.lines import iter_json_lines
+from earnest.trajectory.readers.lines import iter_json_lines, lines_backward, parse_line
 from earnest.trajectory.report import ReadReport
 from earnest.trajectory.text import as_str, content_text, parse_arguments, user_text_kind
 
@@ -53,12 +64,50 @@ FORMAT = "qwen-code-chat"
 RECORD_TYPES = frozenset({"user", "assistant", "tool_result", "system"})
 
 
+def run_start(path: Path) -> int:
+    """The byte offset of the line that starts the log's current run: its last real prompt
+    (a ``user`` record whose text :func:`~earnest.trajectory.text.user_text_kind` calls a
+    prompt, as :func:`read` judges it), found by reading the file backwards; 0 when there is
+    none. A stop hook reads from there (``read(path, report, start=...)``) instead of
+    parsing the whole log: the same run, for a fraction of the work on a long session.
+
+    Example:
+        >>> import tempfile, pathlib, json
+        >>> p = pathlib.Path(tempfile.mkdtemp()) / "s.jsonl"
+        >>> def user(t): return {"type": "user", "message": {"role": "user", "parts": [{"text": t}]}}
+        >>> lines = [json.dumps(r) + "\\n" for r in (user("first"), user("second"))]
+        >>> _ = p.write_text("".join(lines))
+        >>> run_start(p) == len(lines[0])
+        True
+    """
+    report = ReadReport()
+    with open(path, "rb") as handle:
+        for offset, raw in lines_backward(handle, handle.seek(0, 2)):
+            if b'"user"' not in raw or not raw.endswith(b"\n"):
+                continue
+            record = parse_line(raw, str(path), None, report)
+            if record is None or record.get("type") != "user":
+                continue
+            message = record.get("message")
+            parts = message.get("parts") if isinstance(message, dict) else None
+            if not isinstance(parts, list):
+                continue
+            text = "".join(
+                p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)
+            )
+            if text.strip() and user_text_kind(text) == "prompt":
+                return offset
+    return 0
+
+
 def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]:
-    """One trajectory per chat log."""
+    """One trajectory per chat log; ``start`` (a byte offset from :func:`run_start`) reads
+    from there on, for the run that begins there."""
     name = str(path)
+    start = int(options.pop("start", 0) or 0)
     builder: TrajectoryBuilder | None = None
     turns = 0
-    for number, record in iter_json_lines(path, report):
+    for number, record in iter_json_lines(path, report, start=start):
         kind = record.get("type")
         if builder is None:
             sid = as_str(record.get("sessionId"))
@@ -68,7 +117,11 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
             version = as_str(record.get("version"))
             if version:
                 builder.metadata["cli_version"] = version
+            if start:
+                builder.metadata["run_offset"] = start
         if kind == "system":
+            if record.get("subtype") == "ui_telemetry":
+                _subagent_call(builder, record)
             continue
         message = record.get("message")
         parts = message.get("parts") if isinstance(message, dict) else None
@@ -86,6 +139,33 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
         return
     builder.metadata["assistant_turns"] = turns
     yield builder.build()
+
+
+def _subagent_call(builder: TrajectoryBuilder, record: dict[str, Any]) -> None:
+    """A subagent's tool call, told by its telemetry record (see the module doc)."""
+    payload = record.get("systemPayload")
+    event = payload.get("uiEvent") if isinstance(payload, dict) else None
+    if not isinstance(event, dict) or event.get("event.name") != "qwen-code.tool_call":
+        return
+    prompt = as_str(event.get("prompt_id")) or ""
+    rounds = prompt.split("#")
+    if len(rounds) < 3 or not rounds[1]:  # the main agent's own call (its result is recorded)
+        return
+    name = str(event.get("function_name") or "unknown")
+    args = parse_arguments(event.get("function_args"))
+    call = builder.tool_call(
+        as_str(event.get("call_id")), name, args, sidechain=True, edits=structured_edits(name, args)
+    )
+    error = event.get("error")
+    failed = event.get("success") is False or event.get("status") in ("error", "cancelled")
+    builder.tool_result(
+        call,
+        is_error=failed,
+        output=content_text(error) if failed and error is not None else "",
+        error=(content_text(error) if error is not None else f"status {event.get('status')}")
+        if failed
+        else None,
+    )
 
 
 def _assistant(builder: TrajectoryBuilder, parts: list[Any], stamp: str | None) -> None:
@@ -158,4 +238,4 @@ def _result(
         report.skip(name, number, f"tool result for an unknown call {call_id!r}")
 
 
-__all__ = ["FORMAT", "RECORD_TYPES", "read"]
+__all__ = ["FORMAT", "RECORD_TYPES", "read", "run_start"]
