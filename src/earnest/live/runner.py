@@ -459,6 +459,7 @@ class Runner:
         self._reach: dict[str, _Reach] = {}
         self._hint: str | None = None
         self._judging: ThreadPoolExecutor | None = None
+        self._settling: set[asyncio.Future[None]] = set()
 
     async def run(self) -> RunResult:
         run_id = self.run_info.run_id
@@ -487,6 +488,8 @@ class Runner:
         self._judging = ThreadPoolExecutor(1, thread_name_prefix="earnest-judge")
         try:
             await asyncio.gather(*workers)
+            while self._settling:  # replies still being judged and stored (see _worker)
+                await asyncio.gather(*self._settling)
         finally:
             self._judging.shutdown(wait=True)
             self._judging = None
@@ -514,26 +517,67 @@ class Runner:
         return result
 
     async def _worker(self, queue: deque[Prepared], budget: Budget, result: RunResult) -> None:
+        # Without --max-cost a worker's next call goes out while its last reply is judged and
+        # stored (a concurrency's worth of replies arrive together: judged in turn, they held
+        # the next requests back ~0.6 ms each; issue 27, benchmarks/bench_live.py). With
+        # --max-cost the next try waits: the budget must know a reply's cost before it starts.
+        overlap = budget.max_cost is None
         while queue:
+            for failed in [t for t in self._settling if t.done()]:
+                failed.result()  # a judging that raised ends the run here, not at its end
             prep = queue[0]
             if self._hint is not None or not budget.try_start(prep.reserve):
                 return
             queue.popleft()
             tries = _Tries(reserved=prep.reserve or 0.0)
-            record = await self._sample(prep, budget, tries)
-            # Failed tries that may have been billed cost their worst case; a reply its
-            # reported cost (unknown: its reservation).
-            actual = tries.billed * (prep.reserve or 0.0)
-            # A truncated reply is void but was generated (and billed) in full.
-            if record is not None and (not record.void or record.error_kind == "truncated"):
-                actual += record.cost if record.cost is not None else (prep.reserve or 0.0)
-            budget.finish(tries.reserved, actual)
-            if record is None:
-                continue  # not taken: the run stops (nothing listens), resume takes it
-            self.store.put_sample(record)
-            result.stored_now += 1
-            if self.observer:
-                self.observer.on_sample(record)
+            judging = await self._sample(prep, budget, tries, later=overlap)
+            if isinstance(judging, asyncio.Future):
+                task = asyncio.ensure_future(
+                    self._settle_later(judging, prep, budget, tries, result)
+                )
+                self._settling.add(task)
+                task.add_done_callback(self._settled)
+                continue
+            self._settle(judging, prep, budget, tries, result)
+
+    def _settled(self, task: asyncio.Future[None]) -> None:
+        """A sample's judging and storing ended: forgotten, unless it failed (then the run
+        raises it, as it would have without the overlap: the workers see it first)."""
+        if task.cancelled() or task.exception() is None:
+            self._settling.discard(task)
+
+    async def _settle_later(
+        self,
+        judging: asyncio.Future[SampleRecord],
+        prep: Prepared,
+        budget: Budget,
+        tries: _Tries,
+        result: RunResult,
+    ) -> None:
+        self._settle(await judging, prep, budget, tries, result)
+
+    def _settle(
+        self,
+        record: SampleRecord | None,
+        prep: Prepared,
+        budget: Budget,
+        tries: _Tries,
+        result: RunResult,
+    ) -> None:
+        """A finished sample: its cost counted, its record stored and shown."""
+        # Failed tries that may have been billed cost their worst case; a reply its
+        # reported cost (unknown: its reservation).
+        actual = tries.billed * (prep.reserve or 0.0)
+        # A truncated reply is void but was generated (and billed) in full.
+        if record is not None and (not record.void or record.error_kind == "truncated"):
+            actual += record.cost if record.cost is not None else (prep.reserve or 0.0)
+        budget.finish(tries.reserved, actual)
+        if record is None:
+            return  # not taken: the run stops (nothing listens), resume takes it
+        self.store.put_sample(record)
+        result.stored_now += 1
+        if self.observer:
+            self.observer.on_sample(record)
 
     def _seen(self, profile: Profile, error: ProviderError | None) -> None:
         """Note how a try to ``profile`` ended; stop the run when nothing listens there."""
@@ -549,8 +593,14 @@ class Runner:
             )
 
     async def _sample(
-        self, prep: Prepared, budget: Budget | None = None, tries: _Tries | None = None
-    ) -> SampleRecord | None:
+        self,
+        prep: Prepared,
+        budget: Budget | None = None,
+        tries: _Tries | None = None,
+        *,
+        later: bool = False,
+    ) -> SampleRecord | asyncio.Future[SampleRecord] | None:
+        """The sample's record, or (``later``) the judging of its reply, still running."""
         planned = prep.planned
         profile = planned.profile
         provider = self.providers[profile.name]
@@ -634,11 +684,20 @@ class Runner:
             )
         except Exception as exc:  # an SDK's unexpected error voids one sample, not the run
             return self.void_record(prep, f"{type(exc).__name__}: {exc}", "error", 1, "", started)
+        if later:
+            # Judged on the loop once the worker's next call is out (see _worker).
+            return asyncio.ensure_future(self._judge_soon(prep, reply, attempts, started))
         if self._judging is None:
             return self.record_reply(prep, reply, attempts, started)
         return await loop.run_in_executor(
             self._judging, self.record_reply, prep, reply, attempts, started
         )
+
+    async def _judge_soon(
+        self, prep: Prepared, reply: ProviderReply, attempts: int, started: float
+    ) -> SampleRecord:
+        await asyncio.sleep(0)  # the worker's next request first
+        return self.record_reply(prep, reply, attempts, started)
 
     def record_reply(
         self, prep: Prepared, reply: ProviderReply, attempts: int, started: float
