@@ -67,15 +67,20 @@ FORMAT = "gemini-cli-session"
 
 
 def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]:
-    """One trajectory per chat log, in either layout."""
+    """One trajectory per chat log, in either layout. A ``run_only`` read of a session document
+    parses only the current run when it can (:func:`_document_run`)."""
+    messages: list[Any]
     records = _jsonl_layout(path, report)
-    if records is None:
+    run = _document_run(path) if records is None and options.get("run_only") else None
+    if run is not None:
+        sid, messages = run
+    elif records is None:
         data = load_document(path, report)
         if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
             if data is not None:
                 report.warn(str(path), None, "no 'messages' list in Gemini CLI session")
             return
-        messages: list[Any] = data["messages"]
+        messages = data["messages"]
         sid = data.get("sessionId")
     else:
         header, messages = _replay(records, str(path), report)
@@ -98,6 +103,91 @@ def _jsonl_layout(path: Path, report: ReadReport) -> list[tuple[int, dict[str, A
     if not isinstance(head, dict) or isinstance(head.get("messages"), list):
         return None
     return list(iter_json_lines(path, report))
+
+
+# How Gemini CLI lays out its session document (``JSON.stringify(session, null, 2)``): the
+# top-level keys indented by two spaces, the messages by four, their keys by six. A raw
+# newline is never inside a JSON string, so each of these is structure, never text.
+_MESSAGES_KEY = b'\n  "messages": [\n'
+_MESSAGES_END = b"\n  ]"
+_USER_TYPE = b'\n      "type": "user"'
+_ELEMENT = b"\n    {"
+_ELEMENT_END = b"\n    }"
+
+
+def _document_run(path: Path) -> tuple[Any, list[Any]] | None:
+    """The session id and the messages from the last prompt on of a session document, parsed
+    without the earlier runs; ``None`` whenever the file is not laid out as expected (the
+    caller then reads it whole, as it would anyway).
+
+    The last prompt is found by searching the bytes backwards for a user message's
+    ``"type": "user"`` line, then its element's opening. That place is taken only if the
+    bytes from there to the end of the ``messages`` array parse as a list of whole messages,
+    the rest of the file as the end of the top-level object, and the first of those messages
+    is the last one :func:`_run_start` takes for a prompt: the same run as the whole read.
+
+    Example:
+        >>> import tempfile, pathlib, json
+        >>> p = pathlib.Path(tempfile.mkdtemp()) / "session.json"
+        >>> _ = p.write_text(json.dumps({"sessionId": "s", "messages": [
+        ...     {"type": "user", "content": "one"}, {"type": "gemini", "content": "1"},
+        ...     {"type": "user", "content": "two"}, {"type": "gemini", "content": "2"}]},
+        ...     indent=2))
+        >>> _document_run(p)
+        ('s', [{'type': 'user', 'content': 'two'}, {'type': 'gemini', 'content': '2'}])
+    """
+    from earnest.trajectory.readers.documents import MAX_DOCUMENT_BYTES
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_DOCUMENT_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_DOCUMENT_BYTES:
+        return None
+    key = data.find(_MESSAGES_KEY)
+    if key < 0:
+        return None
+    begin = key + len(_MESSAGES_KEY) - 1  # the newline before the first message
+    end = data.find(_MESSAGES_END, begin)
+    if end < 0:
+        return None
+    try:
+        head = safe_loads(data[:key].decode("utf-8-sig").rstrip().rstrip(",") + "}")
+        tail = data[end + len(_MESSAGES_END) :].decode("utf-8").strip()
+        rest = safe_loads("{" + tail[1:]) if tail.startswith(",") else None
+    except ValueError:  # UnicodeDecodeError is one
+        return None
+    if not isinstance(head, dict) or "messages" in head:
+        return None
+    if tail != "}" and (not isinstance(rest, dict) or {"messages", "sessionId"} & set(rest)):
+        return None
+    found = end
+    while True:
+        found = data.rfind(_USER_TYPE, begin, found)
+        element = data.rfind(_ELEMENT, begin, found) if found >= 0 else -1
+        close = data.find(_ELEMENT_END, found, end + 1) if element >= 0 else -1
+        if close < 0 or data[element - 1 : element] not in (b"[", b","):
+            return None
+        try:
+            message = safe_loads(data[element : close + len(_ELEMENT_END)].decode("utf-8"))
+            if not _prompt(message):
+                continue  # a user message that is not a prompt (a hook's reason, a command)
+            messages = safe_loads("[" + data[element:end].decode("utf-8") + "]")
+        except ValueError:  # UnicodeDecodeError is one
+            return None
+        # A later prompt laid out otherwise would start the run: then read the whole file.
+        ok = isinstance(messages, list) and messages and _run_start(messages) == 0
+        return (head.get("sessionId"), messages) if ok else None
+
+
+def _prompt(message: Any) -> bool:
+    """Whether a message is a user message :func:`_build` takes for a prompt."""
+    return (
+        isinstance(message, dict)
+        and message.get("type") == "user"
+        and user_text_kind(content_text(message.get("content"))) == "prompt"
+    )
 
 
 def _replay(
@@ -151,12 +241,7 @@ def _run_start(messages: list[Any]) -> int:
     ``run_only`` read keeps nothing before it, so nothing before it is built (a long
     session's earlier runs cost a stop most of its time)."""
     for index in range(len(messages) - 1, -1, -1):
-        message = messages[index]
-        if (
-            isinstance(message, dict)
-            and message.get("type") == "user"
-            and user_text_kind(content_text(message.get("content"))) == "prompt"
-        ):
+        if _prompt(messages[index]):
             return index
     return 0
 
