@@ -61,6 +61,7 @@ from earnest.trajectory.text import (
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
 if TYPE_CHECKING:
+    import mmap
     from typing import Any
 
 FORMAT = "gemini-cli-session"
@@ -136,21 +137,37 @@ def _document_run(path: Path) -> tuple[Any, list[Any]] | None:
         >>> _document_run(p)
         ('s', [{'type': 'user', 'content': 'two'}, {'type': 'gemini', 'content': '2'}])
     """
+    import mmap
+    import os
+
     from earnest.trajectory.readers.documents import MAX_DOCUMENT_BYTES
 
     try:
         with open(path, "rb") as handle:
-            data = handle.read(MAX_DOCUMENT_BYTES + 1)
-    except OSError:
+            size = os.fstat(handle.fileno()).st_size
+            if not 0 < size <= MAX_DOCUMENT_BYTES:
+                return None
+            # Mapped, not read: a search touches pages where it looks (a 20 MB read costs
+            # ~15 ms of cpu time, the mapping's search ~3 ms).
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return _run_in(data)
+    except (OSError, ValueError):
         return None
-    if len(data) > MAX_DOCUMENT_BYTES:
-        return None
+
+
+def _run_in(data: mmap.mmap) -> tuple[Any, list[Any]] | None:
+    """:func:`_document_run` on the file's bytes."""
     key = data.find(_MESSAGES_KEY)
     if key < 0:
         return None
     begin = key + len(_MESSAGES_KEY) - 1  # the newline before the first message
-    end = data.find(_MESSAGES_END, begin)
-    if end < 0:
+    # The messages end at the first top-level "]" after them: the file's last one when no
+    # top-level key follows them, as Gemini CLI writes it (searched from the end: faster).
+    if data.rfind(_MESSAGES_END + b',\n  "', begin) < 0:
+        end = data.rfind(_MESSAGES_END)
+    else:
+        end = data.find(_MESSAGES_END, begin)
+    if end < begin:
         return None
     try:
         head = safe_loads(data[:key].decode("utf-8-sig").rstrip().rstrip(",") + "}")
