@@ -191,3 +191,57 @@ def test_a_document_laid_out_otherwise_is_read_whole(
         if name != "cut":
             run, whole = _whole_and_run(path, monkeypatch)
             assert run == whole, name
+
+
+def _fresh_ids(lines: list[str], copy: int) -> list[str]:
+    """Lines of a Gemini 0.61 log with their message ids made unique to one copy."""
+    out = []
+    for line in lines:
+        record = json.loads(line)
+        if "id" in record:
+            record["id"] = f"{record['id']}-{copy}"
+        out.append(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")
+    return out
+
+
+def test_the_run_replayed_from_its_prompt_is_the_whole_replays_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gemini CLI 0.61's session-*.jsonl, which its AfterAgent hook names: the stop hook reads
+    it backwards to the last prompt and replays from there (the header line besides); the same
+    run as the whole replay on the real log, behind earlier runs, and whenever a line after
+    the prompt could change what came before it (a $rewindTo, a $set of the messages, a
+    rewrite of an earlier message) the whole log is replayed."""
+    from earnest.trajectory.readers import gemini_session
+
+    real = TRANSCRIPTS.parent / "act" / "gemini-0.61-session-merge.jsonl"
+    header, *rest = real.read_text(encoding="utf-8").splitlines(keepends=True)
+    long = [header] + [line for copy in range(3) for line in _fresh_ids(rest, copy)]
+    prompt = {"id": "u9", "type": "user", "content": [{"text": 'a "$rewindTo" prompt'}]}
+    answer = {"id": "g9", "type": "gemini", "content": "Done."}
+    earlier = json.loads(rest[-2])  # the last gemini message of the first copy, rewritten
+    rewound = json.loads(rest[3])["id"] + "-2"  # the last run's first answer
+    cases = {
+        "real": [header, *rest],
+        "three runs": long,
+        "prompt after the header": [header, json.dumps(prompt) + "\n"],
+        "rewound after the prompt": [*long, json.dumps({"$rewindTo": rewound}) + "\n"],
+        "history set after the prompt": [
+            *long, json.dumps({"$set": {"messages": [prompt, answer]}}) + "\n"],
+        "an earlier message rewritten": [
+            *long, json.dumps(prompt) + "\n", json.dumps({**earlier, "id": earlier["id"] + "-0"})
+            + "\n", json.dumps(answer) + "\n"],
+        "copies with the same ids": [header, *rest, *rest],
+    }  # fmt: skip
+    fast = {"real", "three runs", "prompt after the header"}
+    for name, lines in cases.items():
+        path = tmp_path / f"session-{name.replace(' ', '-')}.jsonl"
+        path.write_text("".join(lines), encoding="utf-8")
+        found = gemini_session._jsonl_run(path, ReadReport())
+        assert (found is not None) == (name in fast), name
+        (run,) = read_trajectories(path, format="gemini-cli-session", run_only=True)
+        with monkeypatch.context() as patch:
+            patch.setattr(gemini_session, "_jsonl_run", lambda _path, _report: None)
+            (whole,) = read_trajectories(path, format="gemini-cli-session", run_only=True)
+        assert run == whole, name
+        assert run.user_request, name

@@ -40,6 +40,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -48,7 +49,7 @@ from earnest.trajectory.model import Trajectory
 from earnest.trajectory.readers.builder import TrajectoryBuilder
 from earnest.trajectory.readers.documents import load_document
 from earnest.trajectory.readers.edits import structured_edits
-from earnest.trajectory.readers.lines import iter_json_lines
+from earnest.trajectory.readers.lines import iter_json_lines, lines_backward, parse_line
 from earnest.trajectory.report import ReadReport
 from earnest.trajectory.text import (
     as_list,
@@ -84,13 +85,15 @@ def read(path: Path, report: ReadReport, **options: Any) -> Iterator[Trajectory]
         messages = data["messages"]
         sid = data.get("sessionId")
     else:
-        header, messages = _replay(records, str(path), report)
+        run = _jsonl_run(path, report) if options.get("run_only") else None
+        header, messages = run or _replay(list(records), str(path), report)
         sid = header.get("sessionId")
     yield _build(path, report, sid, messages, options)
 
 
-def _jsonl_layout(path: Path, report: ReadReport) -> list[tuple[int, dict[str, Any]]] | None:
-    """The records of a ``session-*.jsonl`` file, or ``None`` for the one-document layout.
+def _jsonl_layout(path: Path, report: ReadReport) -> Iterator[tuple[int, dict[str, Any]]] | None:
+    """The records of a ``session-*.jsonl`` file (read as they are taken), or ``None`` for the
+    one-document layout.
 
     The JSONL layout's first line is a complete object without ``messages`` (the header);
     a document's first line is ``{`` (indented) or the whole document with its ``messages``.
@@ -103,7 +106,7 @@ def _jsonl_layout(path: Path, report: ReadReport) -> list[tuple[int, dict[str, A
         return None
     if not isinstance(head, dict) or isinstance(head.get("messages"), list):
         return None
-    return list(iter_json_lines(path, report))
+    return iter_json_lines(path, report)
 
 
 # How Gemini CLI lays out its session document (``JSON.stringify(session, null, 2)``): the
@@ -205,6 +208,71 @@ def _prompt(message: Any) -> bool:
         and message.get("type") == "user"
         and user_text_kind(content_text(message.get("content"))) == "prompt"
     )
+
+
+_ID = re.compile(r"[A-Za-z0-9_.:-]{1,200}")
+
+
+def _jsonl_run(path: Path, report: ReadReport) -> tuple[dict[str, Any], list[Any]] | None:
+    """The header and the history from the last prompt on of a ``session-*.jsonl`` log, the
+    lines before that prompt not parsed; ``None`` (read it all) whenever a line after the
+    prompt could change what came before it.
+
+    The log is read backwards from its end, each line parsed, to the last user message
+    :func:`_build` takes for a prompt. That run is taken only if no line after the prompt is
+    a ``$rewindTo`` (it cuts the history at an earlier message), a ``$set`` of the
+    ``messages`` (it replaces the history) or of the ``sessionId``, or a line of another
+    kind, and no message of the run is a rewrite of one before the prompt (its id is not in
+    the bytes before it); then the run replayed from the prompt is the whole replay's run.
+
+    Example:
+        >>> import tempfile, pathlib, json
+        >>> p = pathlib.Path(tempfile.mkdtemp()) / "session-1.jsonl"
+        >>> _ = p.write_text("\\n".join(json.dumps(r) for r in [
+        ...     {"sessionId": "s", "projectHash": "h"},
+        ...     {"id": "u1", "type": "user", "content": "one"},
+        ...     {"id": "u2", "type": "user", "content": "two"},
+        ...     {"$set": {"lastUpdated": "2026-12-01T10:00:01Z"}},
+        ...     {"id": "g2", "type": "gemini", "content": "2"}]) + "\\n")
+        >>> header, messages = _jsonl_run(p, ReadReport())
+        >>> header["sessionId"], [m["id"] for m in messages]
+        ('s', ['u2', 'g2'])
+    """
+    import mmap
+
+    name = str(path)
+    run: list[tuple[int, dict[str, Any]]] = []
+    with open(path, "rb") as handle:
+        first = handle.readline()
+        header = parse_line(first, name, 1, ReadReport())
+        prompt = -1
+        for offset, raw in lines_backward(handle, handle.seek(0, 2)):
+            if offset < len(first):
+                return None  # no prompt after the header
+            record = parse_line(raw, name, None, report)
+            if record is None:
+                continue  # skipped as the whole read skips it
+            if "$rewindTo" in record or "$set" in record:
+                update = record.get("$set")
+                if not isinstance(update, dict) or {"messages", "sessionId"} & set(update):
+                    return None
+            elif "type" not in record:
+                return None
+            run.append((0, record))
+            if _prompt(record):
+                prompt = offset
+                break
+        ids = {str(r["id"]) for _, r in run if "id" in r}
+        if header is None or not all(_ID.fullmatch(i) for i in ids):
+            return None
+        if prompt > len(first):
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                for mid in ids:
+                    if data.find(f'"{mid}"'.encode(), len(first), prompt) >= 0:
+                        return None  # a rewrite of an earlier message: replay it all
+    run.append((1, header))
+    head, messages = _replay(run[::-1], name, report)
+    return (head, messages) if messages and _run_start(messages) == 0 else None
 
 
 def _replay(
