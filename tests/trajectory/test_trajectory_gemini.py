@@ -232,6 +232,8 @@ def test_the_run_replayed_from_its_prompt_is_the_whole_replays_run(
             *long, json.dumps(prompt) + "\n", json.dumps({**earlier, "id": earlier["id"] + "-0"})
             + "\n", json.dumps(answer) + "\n"],
         "copies with the same ids": [header, *rest, *rest],
+        "a run too long to search its ids": [*long, json.dumps(prompt) + "\n"] + [
+            json.dumps({**answer, "id": f"g{n}"}) + "\n" for n in range(60)],
     }  # fmt: skip
     fast = {"real", "three runs", "prompt after the header"}
     for name, lines in cases.items():

@@ -211,6 +211,9 @@ def _prompt(message: Any) -> bool:
 
 
 _ID = re.compile(r"[A-Za-z0-9_.:-]{1,200}")
+_MAX_IDS = 48
+"""Messages in a run beyond which the log is replayed whole: each id is one search of the
+bytes before the prompt (~1-2 ms on 20 MB), so a run of hundreds would cost more than that."""
 
 
 def _jsonl_run(path: Path, report: ReadReport) -> tuple[dict[str, Any], list[Any]] | None:
@@ -223,7 +226,9 @@ def _jsonl_run(path: Path, report: ReadReport) -> tuple[dict[str, Any], list[Any
     a ``$rewindTo`` (it cuts the history at an earlier message), a ``$set`` of the
     ``messages`` (it replaces the history) or of the ``sessionId``, or a line of another
     kind, and no message of the run is a rewrite of one before the prompt (its id is not in
-    the bytes before it); then the run replayed from the prompt is the whole replay's run.
+    the bytes before it; a run of more than :data:`_MAX_IDS` messages is replayed whole
+    rather than searched for so many); then the run replayed from the prompt is the whole
+    replay's run.
 
     Example:
         >>> import tempfile, pathlib, json
@@ -263,7 +268,7 @@ def _jsonl_run(path: Path, report: ReadReport) -> tuple[dict[str, Any], list[Any
                 prompt = offset
                 break
         ids = {str(r["id"]) for _, r in run if "id" in r}
-        if header is None or not all(_ID.fullmatch(i) for i in ids):
+        if header is None or len(ids) > _MAX_IDS or not all(_ID.fullmatch(i) for i in ids):
             return None
         if prompt > len(first):
             with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
