@@ -244,7 +244,7 @@ def test_a_stop_judging_shell_commands_imports_nothing_else_it_does_not_need(
 ) -> None:
     """A run with a compound shell command loads the lexer and the outcome readers, and still
     neither ``typing`` nor ``inspect`` (a dataclass without a docstring, a runtime Literal or
-    Protocol would bring them: ~8 ms of every such stop). Gemini's session laid out as Gemini
+    Protocol would bring them: ~4 ms of CPU of every such stop). Gemini's session laid out as Gemini
     CLI writes it, so the run is parsed from its prompt."""
     chat = tmp_path / "chats" / "session-2026-01-01T00-00-abc.json"
     chat.parent.mkdir()
