@@ -17,7 +17,8 @@ REAL_SESSION = TRANSCRIPTS / "gemini-cli" / "metaphi-native-chat-session-7befeae
 class GeminiSession:
     """A Gemini CLI session: its chat log (session-*.json) and a workspace."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, indent: int | None = None) -> None:
+        self.indent = indent  # 2: as Gemini CLI writes it (the hook parses only the run)
         self.workspace = tmp_path / "project"
         self.workspace.mkdir()
         self.log = tmp_path / "chats" / "session-2026-01-01T00-00-abc.json"
@@ -27,7 +28,10 @@ class GeminiSession:
 
     def save(self) -> None:
         self.log.write_text(
-            json.dumps({"sessionId": "g-1", "projectHash": "h", "messages": self.messages})
+            json.dumps(
+                {"sessionId": "g-1", "projectHash": "h", "messages": self.messages},
+                indent=self.indent,
+            )
         )
 
     def user(self, text: str) -> None:
@@ -73,9 +77,11 @@ def write_call(path: str, content: str, status: str = "success") -> dict[str, An
     }
 
 
-@pytest.fixture
-def gemini(tmp_path: Path) -> GeminiSession:
-    return GeminiSession(tmp_path)
+@pytest.fixture(params=[2, None], ids=["indented", "compact"])
+def gemini(tmp_path: Path, request: pytest.FixtureRequest) -> GeminiSession:
+    """Each test on the session laid out as Gemini CLI writes it (read from the run's prompt)
+    and compact (read whole)."""
+    return GeminiSession(tmp_path, request.param)
 
 
 def test_claim_without_tools_is_denied_in_geminis_dialect(gemini: GeminiSession) -> None:
@@ -179,7 +185,7 @@ def test_real_gemini_session_is_allowed_on_its_build(gemini: GeminiSession) -> N
     """The real session ran `npm run build` successfully: a verified check, whatever the
     (empty) workspace holds now."""
     data = json.loads(REAL_SESSION.read_text())
-    gemini.log.write_text(json.dumps(data))
+    gemini.log.write_text(json.dumps(data, indent=gemini.indent))
     prompt = data["messages"][0]["content"]
     final = data["messages"][-1]["content"]
     assert gemini.after_agent(prompt, final) == {}
@@ -193,7 +199,7 @@ def test_real_gemini_session_without_its_build_is_denied(gemini: GeminiSession) 
         for call in message.get("toolCalls") or []:
             if call["name"] == "run_shell_command":
                 call["status"] = "error"
-    gemini.log.write_text(json.dumps(data))
+    gemini.log.write_text(json.dumps(data, indent=gemini.indent))
     out = gemini.after_agent(data["messages"][0]["content"], data["messages"][-1]["content"])
     assert out.get("decision") == "deny", out
     assert "no file change held up in the workspace" in out["reason"]

@@ -239,6 +239,41 @@ def test_codex_and_gemini_stops_import_nothing_they_do_not_need(tmp_path: Path) 
         assert _loaded(modules, _never(cli)) == [], cli
 
 
+def test_a_stop_judging_shell_commands_imports_nothing_else_it_does_not_need(
+    tmp_path: Path,
+) -> None:
+    """A run with a compound shell command loads the lexer and the outcome readers, and still
+    neither ``typing`` nor ``inspect`` (a dataclass without a docstring, a runtime Literal or
+    Protocol would bring them: ~4 ms of CPU of every such stop). Gemini's session laid out as Gemini
+    CLI writes it, so the run is parsed from its prompt."""
+    chat = tmp_path / "chats" / "session-2026-01-01T00-00-abc.json"
+    chat.parent.mkdir()
+    command = "cd app && set -e; python -m pytest -q 2>&1 | tail -3 || echo $(date)"
+    messages = [
+        {"id": "m0", "type": "user", "content": "Fix the bug in app.py.",
+         "timestamp": "2026-01-01T00:00:00.000Z"},
+        {"id": "m1", "type": "gemini", "content": "Done: 3 tests pass.", "toolCalls": [
+            {"id": "c1", "name": "run_shell_command", "status": "success",
+             "args": {"command": command},
+             "result": [{"functionResponse": {"response": {"output": "3 passed in 0.1s"}}}]}],
+         "timestamp": "2026-01-01T00:00:01.000Z"},
+    ]  # fmt: skip
+    session = {"sessionId": "s-1", "projectHash": "h", "messages": messages}
+    chat.write_text(json.dumps(session, indent=2))
+    workspace = tmp_path / "repo"
+    workspace.mkdir()
+    payload = {
+        "session_id": "s-1", "cwd": str(workspace), "stop_hook_active": False,
+        "hook_event_name": "AfterAgent", "transcript_path": str(chat),
+        "prompt": "Fix the bug in app.py.", "prompt_response": "Done: 3 tests pass.",
+    }  # fmt: skip
+    _, modules = _stop("gemini", payload, tmp_path / "state")
+    assert {"earnest.effects.shell_lexer", "earnest.effects.shell_outcomes"} <= modules
+    needed = ("no shell command in the run", "no test count claimed")
+    never = {name: why for name, why in _never("gemini").items() if why not in needed}
+    assert _loaded(modules, never) == []
+
+
 def test_the_probe_sees_what_a_stop_imports_on_the_way(tmp_path: Path) -> None:
     """The check can fail: modules a stop imports lazily, in the worker thread that judges
     it, are in the list (a config file to read, a shell command to judge)."""

@@ -40,7 +40,6 @@ from __future__ import annotations
 import functools
 import posixpath
 from dataclasses import dataclass
-from typing import Literal
 
 from earnest.effects import shell_vocab as V
 from earnest.effects.models import EffectClass
@@ -57,7 +56,13 @@ from earnest.effects.shell_commands import (
 )
 from earnest.effects.shell_lexer import SimpleCommand, lex_script
 
-UnknownPolicy = Literal["delta", "ignore"]
+TYPE_CHECKING = False  # not typing's: importing typing costs a stop ~3 ms
+if TYPE_CHECKING:
+    from typing import Literal
+
+    UnknownPolicy = Literal["delta", "ignore"]
+else:
+    UnknownPolicy = str  # a Literal for the type checker; a plain str at run time
 
 MAX_DEPTH = 6
 """How deep ``bash -c`` / ``eval`` / command substitutions are followed."""

@@ -19,7 +19,6 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
 from earnest.effects import shell_vocab as V
 from earnest.effects.shell_lexer import Word
@@ -27,6 +26,13 @@ from earnest.effects.shell_lexer import Word
 CHECK_KINDS = V.words("test lint typecheck build check")
 """Kinds that are verified checks; every other kind of effect is a workspace delta."""
 DELTA_KINDS = V.words("write edit delete format install vcs deploy shell")
+
+
+TYPE_CHECKING = False  # not typing's: importing typing costs a stop ~3 ms
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object  # the class below is a Protocol for the type checker, documentation here
 
 
 class Nester(Protocol):

@@ -116,6 +116,11 @@ class Script:
 
 @dataclass(frozen=True, slots=True)
 class _Op:
+    """A control operator or redirection token: its text, explicit fd, and where it stands.
+
+    (A docstring of its own: without one, ``dataclass`` imports ``inspect`` on every stop.)
+    """
+
     op: str
     fd: str
     start: int

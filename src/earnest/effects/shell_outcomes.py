@@ -136,6 +136,9 @@ class CommandOutcome:
 
 @dataclass(slots=True)
 class _Leaf:
+    """One simple command of a line as read for its outcome (docstrings on every dataclass
+    here: without one, ``dataclass`` imports ``inspect`` on every stop)."""
+
     segment: str
     top: str
     head: str
@@ -151,6 +154,8 @@ class _Leaf:
 
 @dataclass(slots=True)
 class _Reading:
+    """A script's grammar and its simple commands, with its substitutions' readings."""
+
     tree: Group
     leaves: list[_Leaf]  # by command index of this script's Script.commands
     subs: list[_Reading] = field(default_factory=list)

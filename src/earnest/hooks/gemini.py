@@ -4,9 +4,10 @@ Gemini CLI sends ``{session_id, transcript_path, cwd, hook_event_name: "AfterAge
 timestamp, prompt, prompt_response, stop_hook_active}`` once per turn, after the model's final
 response. ``prompt`` is the user's request and ``prompt_response`` the agent's answer (after a deny, the
 whole turn's answers joined: only the newest is judged, :func:`latest_answer`); the tool
-calls come from the session's chat log at ``transcript_path`` (the ``session-*.json`` that
-:mod:`earnest.trajectory` reads whole, as format ``gemini-cli-session``; a ``stream-json`` log
-is read too). To reject the answer the hook prints ``{"decision": "deny", "reason": ...}``:
+calls come from the session's chat log at ``transcript_path`` (format ``gemini-cli-session``:
+the ``session-*.json`` document, or Gemini 0.6x's ``session-*.jsonl``; a ``stream-json`` log
+is read too). Only the current run is parsed, from the last prompt found backwards, when the
+log is laid out as Gemini writes it (the reader falls back to a whole read otherwise). To reject the answer the hook prints ``{"decision": "deny", "reason": ...}``:
 Gemini sends the reason to the agent as a new prompt and retries.
 
 What it can see: the turn's tool calls as recorded in the chat log, with their status and
