@@ -17,6 +17,15 @@ Presets (the model flag is always passed, so a model swap measures the model und
   ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``). ``default`` approval: its shell and file-writing
   tools need an approval nobody gives headless, so a completion changes nothing; ``json``
   prints every event as one JSON array, its ``result`` event holding the reply;
+- ``exec:copilot:MODEL`` → ``copilot --model MODEL --output-format json --no-custom-instructions
+  --no-auto-update --no-ask-user --disable-builtin-mcps --available-tools=view,grep,glob``, agent
+  doc and fixture prompt together on stdin (GitHub Copilot CLI, ``@github/copilot``; it has no
+  system-prompt flag, and its custom instructions are an ``AGENTS.md`` in the working folder,
+  which in act mode is the fixture's copy). Only its read-only tools are offered (no shell, no
+  file writes: a completion changes nothing); none of the user's instructions, GitHub MCP
+  server or downloaded updates. Its provider as its environment gives it
+  (``COPILOT_PROVIDER_BASE_URL`` and ``COPILOT_PROVIDER_TYPE`` for your own model, else
+  GitHub's with a token). The reply is the last ``assistant.message`` of its JSONL events;
 - ``exec:pi:MODEL`` → ``pi -p --offline --model MODEL --system-prompt DOC --tools
   read,grep,find,ls --no-session --no-extensions --no-skills --no-prompt-templates --no-context-files PROMPT``
   (Pi, ``@mariozechner/pi-coding-agent``; ``MODEL`` as Pi names it, ``provider/id`` for a
@@ -123,6 +132,11 @@ ACT_FLAGS: dict[str, list[str]] = {
     # Qwen Code: the same (a Gemini CLI fork); its chat log under QWEN_HOME (~/.qwen) holds
     # each shell call's exit code, which the stream-json events leave out.
     "qwen": ["--output-format", "stream-json", "--approval-mode", "yolo"],
+    # Copilot: every tool approved (--allow-all-tools); its file tools keep to the working
+    # folder and the temporary one (it is not given --allow-all-paths), its shell only to
+    # earnest's confinement. Its session log (events.jsonl under COPILOT_HOME, ~/.copilot) is
+    # read for the calls.
+    "copilot": ["--allow-all-tools"],
     # opencode: `run` already allows edits and shell in its project folder (its default
     # permissions); its session database under the child's HOME is read for the calls.
     "opencode": [],
@@ -159,8 +173,24 @@ def build_act_argv(profile: Profile, system: str, system_file: str) -> list[str]
     if preset == "qwen":
         at = argv.index("--approval-mode")
         return argv[:at] + ACT_FLAGS["qwen"]
+    if preset == "copilot":
+        return [a for a in argv if not a.startswith("--available-tools=")] + ACT_FLAGS["copilot"]
     return argv
 
+
+COPILOT_ISOLATION = (
+    "--no-custom-instructions",
+    "--no-auto-update",
+    "--no-ask-user",
+    "--disable-builtin-mcps",
+)
+"""What ``exec:copilot`` turns off: the user's ``AGENTS.md`` and Copilot instructions, a newer
+Copilot it may have downloaded (the installed one runs), its question tool (nobody answers
+headless) and its built-in GitHub MCP servers (they act on GitHub with the user's token)."""
+
+COPILOT_READ_TOOLS = "--available-tools=view,grep,glob"
+"""Complete mode: the only tools Copilot offers the model (its shell, file writes, subagents,
+web and MCP tools are not offered at all)."""
 
 PI_ISOLATION = (
     "--tools",
@@ -220,6 +250,17 @@ def build_argv(profile: Profile, system: str, system_file: str) -> list[str]:
             "--output-format",
             "json",
         ]
+    if preset == "copilot":
+        # Agent doc and prompt on stdin (Copilot reads its prompt there without -p).
+        return [
+            "copilot",
+            "--model",
+            profile.model,
+            "--output-format",
+            "json",
+            *COPILOT_ISOLATION,
+            COPILOT_READ_TOOLS,
+        ]
     if preset == "pi":
         # The prompt itself is appended by the caller, as for Gemini.
         return [
@@ -261,7 +302,7 @@ def resolve_program(program: str, base: Path) -> str:
 
 
 def stdin_mode(profile: Profile) -> str:
-    if profile.preset in ("codex", "opencode"):
+    if profile.preset in ("codex", "copilot", "opencode"):
         return "combined"
     if profile.preset in ("claude", "gemini", "qwen", "pi"):
         return "user"
@@ -687,6 +728,8 @@ async def _kill_group(proc: asyncio.subprocess.Process, reaper: bool = False) ->
 __all__ = [
     "ACT_FLAGS",
     "CLAUDE_SETTINGS",
+    "COPILOT_ISOLATION",
+    "COPILOT_READ_TOOLS",
     "GEMINI_TRUST_ENV",
     "HOOK_DISABLE_ENV",
     "ExecProvider",
