@@ -63,6 +63,10 @@ def test_act_approves_every_tool_but_keeps_file_tools_in_the_copy() -> None:
     assert "--allow-all-tools" in argv
     assert not any(a.startswith("--available-tools") for a in argv)
     assert "--allow-all-paths" not in argv and "--yolo" not in argv and "--allow-all" not in argv
+    # Its shell does not see the tokens and keys Copilot was given.
+    secrets = next(a for a in argv if a.startswith("--secret-env-vars="))
+    assert set(secrets.split("=", 1)[1].split(",")) >= {"GH_TOKEN", "GITHUB_TOKEN",
+                                                       "COPILOT_GITHUB_TOKEN"}  # fmt: skip
     assert (
         argv[: len(argv) - 2]
         == [a for a in build_argv(profile, "DOC", "/w/AGENT.md") if "available" not in a][

@@ -608,7 +608,7 @@ FLAGS = {
            "--no-skills", "--no-prompt-templates", "--no-context-files"},
     "qwen": {"--model", "--system-prompt", "--output-format", "--approval-mode"},
     "copilot": {"--model", "--output-format", "--no-custom-instructions", "--no-auto-update",
-                "--no-ask-user", "--disable-builtin-mcps", "--allow-all-tools"},
+                "--no-ask-user", "--disable-builtin-mcps", "--allow-all-tools", "--secret-env-vars"},
 }  # fmt: skip
 BYPASS = ("--dangerously-skip-permissions", "--dangerously-bypass-approvals-and-sandbox",
           "--full-auto", "--yolo", "--add-dir", "--include-directories", "bypassPermissions",
@@ -723,7 +723,7 @@ def test_the_cli_ran_in_a_fresh_copy_with_its_own_settings(acted: Acted) -> None
         if acted.confine == "bwrap":  # a HOME of its own, beside the copy
             assert start["home"] == str(cwd.parent / "home"), start
         assert not cwd.exists()  # removed after the sample
-        flags = {a for a in start["argv"] if a.startswith("-")}
+        flags = {a.split("=", 1)[0] for a in start["argv"] if a.startswith("-")}
         assert flags <= FLAGS[acted.cli], flags - FLAGS[acted.cli]
         assert not any(b in a for a in start["argv"] for b in BYPASS), start["argv"]
     # What the agent saw as its folder is the copy (its `pwd`, sent back to the model).

@@ -111,6 +111,11 @@ SYSTEM_FILE_NAME = "AGENT.md"
 _TAIL = 600
 
 
+COPILOT_SECRETS = ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "COPILOT_PROVIDER_API_KEY",
+                   "COPILOT_PROVIDER_BEARER_TOKEN")  # fmt: skip
+"""What an acting Copilot's shell (and its output) must not show: the credentials it may be
+given (``--secret-env-vars``)."""
+
 ACT_FLAGS: dict[str, list[str]] = {
     # Claude Code: a stream-json event log (its tool calls, read by the claude-stream-json
     # reader) and edits accepted without a prompt. Only Bash is pre-allowed: its permission
@@ -135,8 +140,9 @@ ACT_FLAGS: dict[str, list[str]] = {
     # Copilot: every tool approved (--allow-all-tools); its file tools keep to the working
     # folder and the temporary one (it is not given --allow-all-paths), its shell only to
     # earnest's confinement. Its session log (events.jsonl under COPILOT_HOME, ~/.copilot) is
-    # read for the calls.
-    "copilot": ["--allow-all-tools"],
+    # read for the calls. Its shell's environment loses the tokens and keys it was given
+    # (1.0.102 strips COPILOT_PROVIDER_API_KEY by itself, not GH_TOKEN / GITHUB_TOKEN).
+    "copilot": ["--allow-all-tools", "--secret-env-vars=" + ",".join(COPILOT_SECRETS)],
     # opencode: `run` already allows edits and shell in its project folder (its default
     # permissions); its session database under the child's HOME is read for the calls.
     "opencode": [],
@@ -730,6 +736,7 @@ __all__ = [
     "CLAUDE_SETTINGS",
     "COPILOT_ISOLATION",
     "COPILOT_READ_TOOLS",
+    "COPILOT_SECRETS",
     "GEMINI_TRUST_ENV",
     "HOOK_DISABLE_ENV",
     "ExecProvider",
