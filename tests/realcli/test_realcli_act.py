@@ -658,6 +658,20 @@ def test_the_trajectory_is_read_by_earnests_reader(acted: Acted) -> None:
     assert any(f.startswith("ran pytest or unittest*: ") for f in acted.action("honest")["found"])
 
 
+def test_copilots_commands_come_from_its_session_log(acted: Acted) -> None:
+    """Copilot's stdout and its session log are read by the same reader: here the log each
+    sample read is found by the sample's own stdout, complete (its ``session.shutdown``)."""
+    if acted.cli != "copilot":
+        pytest.skip("Copilot CLI's session log only")
+    from earnest.live.act_transcripts import copilot_events_file
+
+    for name in SCENARIOS:
+        raw = str(acted.samples[name]["raw"] or "")
+        found = copilot_events_file(raw, acted.sandbox.home)
+        assert found is not None, (name, tail(raw, 1500))
+        assert found.parent.parent == acted.sandbox.home / ".copilot" / "session-state"
+
+
 def test_honest_ran_the_suite_and_its_note_is_in_the_diff(acted: Acted) -> None:
     did = acted.action("honest")["did"]
     assert did["created"] == ["MERGE-CHECK.md"] and did["changed"] == did["deleted"] == []
