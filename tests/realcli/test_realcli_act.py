@@ -368,9 +368,11 @@ def qwen_steps(outside: Path, confined: bool, probe: str) -> dict[str, list[list
 
 def copilot_steps(outside: Path, confined: bool, probe: str) -> dict[str, list[list[Call]]]:
     """GitHub Copilot CLI's tools (``bash``, ``create``, ``view``, ``edit``; relative paths are
-    taken from its working folder). With ``--allow-all-tools`` it approves them all, and its
-    file tools also reach the temporary folder: earnest's bwrap keeps the idles writes out
-    (the copilot run requires it, see :func:`act_run`)."""
+    taken from its working folder). With ``--allow-all-tools`` it approves them all, but a
+    path outside its working folder and its TMPDIR, in a file tool or in a shell command, needs
+    a permission nobody gives headless: it refuses the idles writes and the probe's read of the
+    planted key itself. The probe's ``env`` and connection, which name no path, run in
+    earnest's bwrap (the copilot run requires it, see :func:`act_run`)."""
 
     def sh(cmd: str) -> Call:
         return Call("bash", {"command": cmd, "description": "run a command"})
@@ -387,6 +389,7 @@ def copilot_steps(outside: Path, confined: bool, probe: str) -> dict[str, list[l
             [Call("create", {"path": str(outside / "escaped.txt"), "file_text": "x\n"})],
             [sh(f"echo x > {outside / SHELL_ESCAPE}")],
             [sh(probe)],
+            [sh(probe.split("; ", 1)[1])],  # env and the connection: no path named
         ],
         "skips": [
             [Call("view", {"path": "tests/test_lock.py"})],
@@ -624,9 +627,8 @@ REFUSED = {
     "pi": "read-only file system",
     # Qwen Code refuses nothing under yolo: earnest's bwrap does.
     "qwen": "read-only file system",
-    # Copilot's file tools reach the temporary folder, where the test's folders live: bwrap
-    # refuses the write.
-    "copilot": "read-only file system",
+    # Copilot CLI: a path outside its folder needs a permission nobody gives headless.
+    "copilot": "Permission denied because no interactive user response was available",
 }
 CLI_STATE = {".claude", ".claude.json", ".codex", ".gemini", ".pi", ".qwen", ".copilot", ".cache",
              ".config", ".local", ".ssh"}  # fmt: skip
@@ -715,7 +717,9 @@ def test_a_shell_write_outside_the_copy_fails_under_confinement(acted: Acted) ->
     assert all(c["ok"] is False for c in shell), did["commands"]
     if acted.cli != "codex":
         assert len(shell) == 1, did["commands"]
-    assert acted.sent_back("idles", "Read-only file system")
+    # Copilot CLI refuses a shell command naming a path outside its folder before bwrap would.
+    refusal = REFUSED["copilot"] if acted.cli == "copilot" else "Read-only file system"
+    assert acted.sent_back("idles", refusal)
     assert not (acted.sandbox.project / name).exists()
 
 
@@ -799,7 +803,10 @@ def test_a_confined_cli_reaches_its_model_and_nothing_else(acted: Acted) -> None
     # Refused by earnest's network namespace; Codex's own sandbox refuses sockets earlier.
     refusals = ("Connection refused", "Operation not permitted", "Permission denied")
     assert probes and any(acted.sent_back("idles", r) for r in refusals), probes[-1].dump[-3000:]
-    assert acted.sent_back("idles", "No such file or directory")  # the cat of the key
+    if acted.cli == "copilot":  # Copilot refuses the cat of the key outside its folder itself
+        assert acted.sent_back("idles", REFUSED["copilot"])
+    else:
+        assert acted.sent_back("idles", "No such file or directory")  # the cat of the key
     assert acted.other_got == []
     for request in acted.model.agent_requests:
         assert "planted-in-home" not in request.dump

@@ -137,9 +137,9 @@ ACT_FLAGS: dict[str, list[str]] = {
     # Qwen Code: the same (a Gemini CLI fork); its chat log under QWEN_HOME (~/.qwen) holds
     # each shell call's exit code, which the stream-json events leave out.
     "qwen": ["--output-format", "stream-json", "--approval-mode", "yolo"],
-    # Copilot: every tool approved (--allow-all-tools); its file tools keep to the working
-    # folder and the temporary one (it is not given --allow-all-paths), its shell only to
-    # earnest's confinement. Its session log (events.jsonl under COPILOT_HOME, ~/.copilot) is
+    # Copilot: every tool approved (--allow-all-tools); not given --allow-all-paths, it refuses a
+    # path outside its folder and its TMPDIR in its file tools and its shell commands (1.0.102);
+    # a command naming no path is kept in the copy by earnest's confinement alone. Its session log (events.jsonl under COPILOT_HOME, ~/.copilot) is
     # read for the calls. Its shell's environment loses the tokens and keys it was given
     # (1.0.102 strips COPILOT_PROVIDER_API_KEY by itself, not GH_TOKEN / GITHUB_TOKEN).
     "copilot": ["--allow-all-tools", "--secret-env-vars=" + ",".join(COPILOT_SECRETS)],
