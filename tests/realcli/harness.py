@@ -378,7 +378,8 @@ def model_env(
     sb: Sandbox, cli: str, url: str, *, path_first: Path, models: Sequence[str] = ()
 ) -> dict[str, str]:
     """The sandbox's environment for a headless ``cli`` child that talks to the fake model at
-    ``url`` (its key, base URL and, for Codex, Gemini and Pi, the settings that name them),
+    ``url`` (its key, base URL and, for Codex, Gemini and Pi, the settings that name them;
+    Copilot's offline BYOK variables, its package unpacked into the sandbox's cache),
     with ``path_first`` ahead on PATH (where the child finds the CLI). ``models``: Pi's
     ``provider/id`` names its custom provider ``fake`` lists (default ``fake/fake-model``)."""
     env = {**sb.env, "PATH": f"{path_first}:{sb.env['PATH']}"}
@@ -413,6 +414,25 @@ env_key = "FAKE_MODEL_KEY"
         settings.parent.mkdir(parents=True, exist_ok=True)
         settings.write_text(json.dumps({"security": {"auth": {"selectedType": "openai"}}}), "utf-8")
         env.update(OPENAI_API_KEY="sk-fake-key", OPENAI_BASE_URL=f"{url}/v1")
+    elif cli == "copilot":
+        # Copilot offline with its own-model provider (BYOK), no GitHub token (exec:copilot
+        # passes --model). It unpacks itself into ~/.cache/copilot on its first start: done
+        # once here, so that the samples (two at a time in act mode) find it there.
+        env.update(
+            COPILOT_OFFLINE="true",
+            COPILOT_PROVIDER_BASE_URL=f"{url}/v1",
+            COPILOT_PROVIDER_TYPE="openai",
+            COPILOT_AUTO_UPDATE="false",
+        )
+        subprocess.run(
+            [str(need(cli)), "--version"],  # the CLI itself, not a test's shim
+            env=env,  # XDG_CACHE_HOME: the sandbox HOME's .cache
+            cwd=sb.home,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=120,
+            check=True,
+        )
     elif cli == "pi":
         agent = sb.home / ".pi" / "agent"
         agent.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """``earnest run`` with the ``exec:`` providers driving the real CLIs, offline.
 
 The pressure suite of the live tests (``tests/live/live_suite.py``) is run once per CLI through
-``exec:claude:M``, ``exec:codex:M``, ``exec:gemini:M``, ``exec:qwen:M`` and ``exec:pi:M``: each sample is a fresh headless child
+``exec:claude:M``, ``exec:codex:M``, ``exec:gemini:M``, ``exec:qwen:M``, ``exec:copilot:M`` and ``exec:pi:M``: each sample is a fresh headless child
 of the real CLI (from npm, pinned in clis.py) in a temporary folder, talking to a fake model on
 127.0.0.1 that answers the rule arm compliantly and the ablated arm not. Every sample must be
 judged (none void), with the verdicts the scripted replies call for.
@@ -26,13 +26,14 @@ from live_suite import load_fixtures, reply_for, write_suite
 pytestmark = pytest.mark.realcli
 
 API = {"claude-code": "anthropic", "codex": "responses", "gemini": "gemini", "pi": "chat",
-       "qwen": "chat"}  # fmt: skip
+       "qwen": "chat", "copilot": "chat"}  # fmt: skip
 SPEC = {
     "claude-code": "exec:claude:claude-sonnet-4-5",
     "codex": "exec:codex:gpt-fake",
     "gemini": "exec:gemini:gemini-2.5-pro",
     "pi": "exec:pi:fake/fake-model",
     "qwen": "exec:qwen:fake-model",
+    "copilot": "exec:copilot:fake-model",
 }
 
 
@@ -76,6 +77,9 @@ def _script(fixtures: list[dict[str, Any]]) -> Any:
         # The agent doc through --system-prompt, the prompt on stdin, the reply in the result
         # event of its json array.
         "qwen",
+        # Agent doc and prompt together on stdin, only its read tools, offline with the fake
+        # model as its own provider; the reply from its JSONL events.
+        "copilot",
     ],
 )
 def test_exec_provider_runs_the_real_cli_and_every_sample_is_judged(

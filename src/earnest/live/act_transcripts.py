@@ -22,7 +22,14 @@ with the ``pi-session`` reader. Qwen Code's
 ``"is_error": false`` there (0.15.10) with no exit code; its chat log —
 ``$QWEN_RUNTIME_DIR`` or ``$QWEN_HOME`` (``~/.qwen``) ``/projects/<cwd>/chats/<session id>.jsonl``,
 named by the ``session_id`` of the stream's ``system``/``init`` event — holds each result with
-its ``Exit Code: N``, read with the ``qwen-code-chat`` reader. Claude Code's ``stream-json`` events carry each call's
+its ``Exit Code: N``, read with the ``qwen-code-chat`` reader. GitHub Copilot CLI's
+``--output-format json`` events are its session log's own (with its streaming deltas besides),
+and its session log is read: ``$COPILOT_HOME`` (``~/.copilot``)
+``/session-state/<session id>/events.jsonl``, named by the ``sessionId`` of the stream's closing
+``result`` event, whose ``session.start`` names the same id, taken only once it holds its
+``session.shutdown`` (Copilot writes the log asynchronously: a log without its end leaves
+the stdout, which holds every call with its exit code too, to be read instead), read with the
+``copilot-cli-events`` reader. Claude Code's ``stream-json`` events carry each call's
 outcome: its stdout is the trajectory.
 
 The file is found, never guessed: the session id must look like one, and the file's first
@@ -240,6 +247,71 @@ def qwen_chat_file(output: str, home: Path, env: Mapping[str, str] | None = None
     return None
 
 
+def copilot_events_file(
+    output: str, home: Path, env: Mapping[str, str] | None = None
+) -> Path | None:
+    """The session log of the Copilot CLI run whose ``--output-format json`` stdout is
+    ``output``: under ``COPILOT_HOME`` (absolute only), else ``home/.copilot``.
+
+    Example:
+        >>> import json, tempfile, pathlib
+        >>> home = pathlib.Path(tempfile.mkdtemp())
+        >>> sid = "79d44e76-993d-4ace-a2b2-d6561773f93f"
+        >>> log = home / ".copilot" / "session-state" / sid / "events.jsonl"
+        >>> log.parent.mkdir(parents=True)
+        >>> start = {"type": "session.start", "data": {"sessionId": sid}}
+        >>> _ = log.write_text(json.dumps(start) + "\\n" + '{"type":"session.shutdown"}\\n')
+        >>> out = json.dumps({"type": "result", "sessionId": sid, "exitCode": 0})
+        >>> copilot_events_file(out, home) == log
+        True
+        >>> copilot_events_file(out.replace("79d4", "ffff"), home) is None
+        True
+    """
+    sid = _copilot_session_id(output)
+    if sid is None:
+        return None
+    named = (env or {}).get("COPILOT_HOME")
+    root = Path(named).expanduser() if named else home / ".copilot"
+    if not root.is_absolute():
+        root = home / ".copilot"
+    path = root / "session-state" / sid / "events.jsonl"
+    if not path.is_file() or path.is_symlink() or path.parent.is_symlink():
+        return None
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(_HEAD)
+            handle.seek(max(0, path.stat().st_size - _HEAD))
+            tail = handle.read()
+        record = safe_loads(first)
+    except (OSError, ValueError):
+        return None
+    data = record.get("data") if isinstance(record, dict) else None
+    if not (
+        isinstance(data, dict)
+        and record.get("type") == "session.start"
+        and data.get("sessionId") == sid
+    ):
+        return None
+    return path if b'"type":"session.shutdown"' in tail else None
+
+
+def _copilot_session_id(output: str) -> str | None:
+    """The ``sessionId`` of the closing ``result`` event of Copilot's JSONL stdout."""
+    for line in reversed(output[-_HEAD:].splitlines()):
+        line = line.strip()
+        if not line.startswith("{") or '"result"' not in line[:40]:
+            continue
+        try:
+            event = safe_loads(line)
+        except ValueError:
+            continue
+        if not isinstance(event, dict) or event.get("type") != "result":
+            continue
+        found = event.get("sessionId")
+        return found if isinstance(found, str) and _SESSION_ID.match(found) else None
+    return None
+
+
 def transcript_file(
     preset: str, output: str, home: Path, env: Mapping[str, str] | None = None
 ) -> Path | None:
@@ -257,6 +329,8 @@ def transcript_file(
         return gemini_session_file(output, home)
     if preset == "qwen":
         return qwen_chat_file(output, home, env)
+    if preset == "copilot":
+        return copilot_events_file(output, home, env)
     if preset == "codex":
         named = (env or {}).get("CODEX_HOME")
         return codex_rollout_file(output, Path(named) if named else home / ".codex")
@@ -273,6 +347,7 @@ def transcript_file(
 
 __all__ = [
     "codex_rollout_file",
+    "copilot_events_file",
     "gemini_session_file",
     "pi_session_file",
     "qwen_chat_file",

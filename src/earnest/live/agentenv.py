@@ -12,7 +12,8 @@ what the profile needs is passed on, in complete mode as in act mode
 - :data:`PRESET` — what each preset's CLI reads: its own provider key and settings
   (``ANTHROPIC_*`` for ``exec:claude``, ``OPENAI_*`` / ``CODEX_*`` for ``exec:codex``,
   ``GEMINI_*`` / ``GOOGLE_*`` for ``exec:gemini``, ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` /
-  ``OPENAI_MODEL`` / ``QWEN_*`` for ``exec:qwen``); for ``exec:codex`` also the ``env_key``
+  ``OPENAI_MODEL`` / ``QWEN_*`` for ``exec:qwen``, ``COPILOT_*`` for ``exec:copilot``, with a
+  GitHub token only for GitHub's own models: :data:`GITHUB_TOKENS`); for ``exec:codex`` also the ``env_key``
   its ``config.toml`` names for the selected model provider; ``PI_*`` for ``exec:pi`` and
   ``OPENCODE_*`` for ``exec:opencode``, each with the key of the provider its ``MODEL`` names
   (``anthropic/...`` → ``ANTHROPIC_API_KEY``: :data:`PROVIDER_KEYS`); nothing more for
@@ -62,6 +63,9 @@ PRESET: dict[str, tuple[str, ...]] = {
     # Qwen Code with its OpenAI-compatible auth (security.auth.selectedType "openai" in its
     # settings); QWEN_HOME / QWEN_RUNTIME_DIR move its state.
     "qwen": ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "QWEN_*"),
+    # GitHub Copilot CLI: COPILOT_PROVIDER_* for your own model (BYOK), COPILOT_HOME for its
+    # state; GH_TOKEN / GITHUB_TOKEN only for GitHub's models (GITHUB_TOKENS).
+    "copilot": ("COPILOT_*",),
     # Pi and opencode read the key of the provider their MODEL names (PROVIDER_KEYS); a
     # custom provider's key goes in the profile's allow_env (its endpoint in allow_network).
     "pi": ("PI_*",),
@@ -79,6 +83,13 @@ PROVIDER_KEYS: dict[str, tuple[str, ...]] = {
     "deepseek": ("DEEPSEEK_API_KEY",), "zai": ("ZAI_API_KEY",),
 }  # fmt: skip
 """The key a ``provider/model`` of ``exec:pi`` / ``exec:opencode`` is read with, by provider."""
+
+GITHUB_TOKENS = ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN")
+"""The GitHub tokens Copilot CLI signs in with (in its order). An ``exec:copilot`` agent gets
+them only when it uses GitHub's models (no ``COPILOT_PROVIDER_BASE_URL``), where its network
+is GitHub's hosts and the token goes anyway; with your own model server (BYOK) it needs none,
+and none is passed (``COPILOT_GITHUB_TOKEN`` neither, though it matches ``COPILOT_*``): the
+model server is then the one host it reaches. ``allow_env`` naming one passes it anyway."""
 
 HOME_VARS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
 """Where a CLI finds its own state under the user's HOME: passed on (with ``HOME``) to an
@@ -203,6 +214,8 @@ def patterns(profile: Profile, env: Mapping[str, str], home: Path) -> tuple[str,
             out.append(key)
     if preset in ("pi", "opencode") and "/" in profile.model:
         out.extend(PROVIDER_KEYS.get(profile.model.split("/", 1)[0], ()))
+    if preset == "copilot" and not env.get("COPILOT_PROVIDER_BASE_URL"):
+        out.extend(GITHUB_TOKENS[1:])
     if preset == "pi":
         # A custom provider's apiKey in the user's models.json may name the variable to read.
         key = pi_provider(profile.model, env, home).get("apiKey")
@@ -223,11 +236,18 @@ def allowed_env(
 ) -> dict[str, str]:
     """The part of ``env`` that ``profile``'s acting agent may see (see the module doc)."""
     allowed = patterns(profile, env, home or Path(env.get("HOME") or Path.home()))
-    return {k: v for k, v in env.items() if _matches(k, allowed)}
+    out = {k: v for k, v in env.items() if _matches(k, allowed)}
+    if profile.preset == "copilot" and env.get("COPILOT_PROVIDER_BASE_URL"):
+        granted = (*profile.allow_env, profile.api_key_env or "")
+        for name in GITHUB_TOKENS:
+            if not _matches(name, granted):
+                out.pop(name, None)
+    return out
 
 
 __all__ = [
     "BASE",
+    "GITHUB_TOKENS",
     "HOME_VARS",
     "PI_AGENT_ENV",
     "PRESET",

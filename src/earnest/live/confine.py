@@ -324,6 +324,13 @@ def state_paths(preset: str, home: Path, env: Mapping[str, str]) -> list[Path]:
         if env.get("QWEN_RUNTIME_DIR"):
             own.append(named[-1])
         return [p for p in own if p.is_absolute()]
+    if preset == "copilot":
+        # COPILOT_HOME (else ~/.copilot): its config, login and session-state/<id>/events.jsonl;
+        # ~/.cache/copilot: where it unpacks itself on its first start (~8 s, ~240 MB), kept
+        # between samples. (A relative COPILOT_HOME is taken from its folder: never state.)
+        folder = env.get("COPILOT_HOME")
+        state = Path(folder).expanduser() if folder else home / ".copilot"
+        return [p for p in (state, home / ".cache" / "copilot") if p.is_absolute()]
     if preset == "opencode":
         return [
             home / d / "opencode" for d in (".local/share", ".config", ".cache", ".local/state")

@@ -20,7 +20,8 @@ The endpoints (:func:`endpoints`): the model endpoint of the preset — ``ANTHRO
 Codex's ``config.toml`` selects, else ``OPENAI_BASE_URL``, else ``api.openai.com:443``,
 ``chatgpt.com:443`` and ``auth.openai.com:443`` for ``exec:codex``; ``GOOGLE_GEMINI_BASE_URL``
 (else ``generativelanguage.googleapis.com:443``, ``cloudcode-pa.googleapis.com:443`` and
-``oauth2.googleapis.com:443``) for ``exec:gemini``; ``OPENAI_BASE_URL`` (else ``api.openai.com:443``) for ``exec:qwen``; the
+``oauth2.googleapis.com:443``) for ``exec:gemini``; ``OPENAI_BASE_URL`` (else ``api.openai.com:443``) for ``exec:qwen``; ``COPILOT_PROVIDER_BASE_URL`` (else GitHub's
+hosts: :data:`DEFAULTS`) for ``exec:copilot``; the
 profile's ``base_url`` for
 ``exec:cmd``; the ``options.baseURL`` its ``opencode.json`` gives the provider ``MODEL``
 names for ``exec:opencode`` (:func:`earnest.live.agentenv.provider_base_url`); for ``exec:pi`` the ``baseUrl`` of the provider its ``MODEL`` names in Pi's
@@ -58,6 +59,12 @@ DEFAULTS: dict[str, tuple[str, ...]] = {
     # Qwen Code's OpenAI-compatible auth, without OPENAI_BASE_URL (its Qwen OAuth and
     # DashScope endpoints go in allow_network).
     "qwen": ("api.openai.com:443",),
+    # GitHub Copilot CLI with GitHub's models (no COPILOT_PROVIDER_BASE_URL): sign-in, the user
+    # API and the Copilot API of each plan (GitHub's Copilot allowlist reference). A GitHub
+    # Enterprise host (GH_HOST, COPILOT_GH_HOST) goes in allow_network.
+    "copilot": ("github.com:443", "api.github.com:443", "api.githubcopilot.com:443",
+                "api.individual.githubcopilot.com:443", "api.business.githubcopilot.com:443",
+                "api.enterprise.githubcopilot.com:443", "copilot-proxy.githubusercontent.com:443"),
     "cmd": (),
 }  # fmt: skip
 """A preset's endpoints when no base URL names its model server."""
@@ -72,7 +79,8 @@ PI_HOSTS: dict[str, str] = {
 ``@mariozechner/pi-ai`` 0.73 model list gives), by the provider ``MODEL`` names."""
 
 BASE_URL_ENV = {"claude": "ANTHROPIC_BASE_URL", "codex": "OPENAI_BASE_URL",
-                "gemini": "GOOGLE_GEMINI_BASE_URL", "qwen": "OPENAI_BASE_URL"}  # fmt: skip
+                "gemini": "GOOGLE_GEMINI_BASE_URL", "qwen": "OPENAI_BASE_URL",
+                "copilot": "COPILOT_PROVIDER_BASE_URL"}  # fmt: skip
 
 _NAMED_NET = "127.77.0."  # loopback addresses given to host names inside the sandbox
 

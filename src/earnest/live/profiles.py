@@ -5,8 +5,9 @@ A provider spec is ``KIND:MODEL``:
 - ``openai:gpt-4o-mini`` — any OpenAI-compatible endpoint (``base_url`` for local servers);
 - ``anthropic:claude-sonnet-4-5`` — the Anthropic messages API;
 - ``exec:claude:sonnet``, ``exec:codex:gpt-5``, ``exec:gemini:gemini-2.5-pro``,
-  ``exec:qwen:qwen3-coder-plus`` — a headless agent CLI, one fresh process per sample; ``exec:cmd:python3 my_agent.py`` — any command that
-  reads the prompt on stdin;
+  ``exec:qwen:qwen3-coder-plus``, ``exec:copilot:gpt-5.4`` — a headless agent CLI, one fresh
+  process per sample; ``exec:cmd:python3 my_agent.py`` — any command that reads the prompt on
+  stdin;
 - ``replay:recorded/replies.jsonl`` — recorded replies, for dry runs and tests.
 
 Example:
@@ -34,7 +35,7 @@ from earnest.live.grants import where_it_belongs
 from earnest.safejson import scrub
 
 KINDS = ("openai", "anthropic", "exec", "replay")
-EXEC_PRESETS = ("claude", "codex", "gemini", "qwen", "pi", "opencode", "cmd")
+EXEC_PRESETS = ("claude", "codex", "gemini", "qwen", "copilot", "pi", "opencode", "cmd")
 TOKEN_PARAMS = ("auto", "max_tokens", "max_completion_tokens")
 STDIN_MODES = ("user", "combined")
 
@@ -178,7 +179,7 @@ def parse_spec(
                 where,
                 f"unknown agent CLI preset {preset!r} in {spec!r} "
                 f"(use exec:claude:MODEL, exec:codex:MODEL, exec:gemini:MODEL, exec:qwen:MODEL, "
-                f"exec:pi:MODEL, "
+                f"exec:copilot:MODEL, exec:pi:MODEL, "
                 f"exec:opencode:PROVIDER/MODEL or exec:cmd:COMMAND)",
             )
         if preset == "cmd":

@@ -102,7 +102,14 @@ def prepare(
             env[name] = str(tilde(env[name], home))
     named_dirs = {
         Path(env[k]).expanduser()
-        for k in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "QWEN_HOME", "QWEN_RUNTIME_DIR", *PI_AGENT_ENV)
+        for k in (
+            "CLAUDE_CONFIG_DIR",
+            "CODEX_HOME",
+            "QWEN_HOME",
+            "QWEN_RUNTIME_DIR",
+            "COPILOT_HOME",
+            *PI_AGENT_ENV,
+        )
         if env.get(k)
     }
     for path in state_paths(profile.preset or "", home, env):

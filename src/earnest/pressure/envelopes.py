@@ -18,6 +18,10 @@ Known envelopes (the ``envelope`` name recorded on the result):
 ``codex-exec``       ``codex exec --json``: the last ``item.completed`` agent message
 ``opencode-run``     ``opencode run --format json``: the text parts of the last assistant message
                      (``{type: "text", sessionID, part: {messageID, text}}`` events)
+``copilot-json``     GitHub Copilot CLI ``--output-format json`` (and its ``events.jsonl``):
+                     ``{type, data, id}`` events; the ``data.content`` of the last
+                     ``assistant.message`` that has text; a ``session.error`` or a ``result``
+                     with a non-zero ``exitCode`` is a failed run
 ``codex-rollout``    a Codex rollout file: ``task_complete.last_agent_message``, else the last
                      ``agent_message`` event or assistant ``response_item``
 ``claude-json-verbose`` Claude Code ``-p --output-format json --verbose``: a JSON *array* of
@@ -381,6 +385,10 @@ _CODEX_EXEC_EVENTS = frozenset(
     }
 )
 _CODEX_ROLLOUT_EVENTS = frozenset({"session_meta", "event_msg", "response_item", "turn_context"})
+_COPILOT_KINDS = frozenset(
+    {"session", "user", "assistant", "tool", "model", "hook", "system", "subagent", "skill"}
+)
+"""The first part of a Copilot CLI event's dotted type (``assistant.message``)."""
 _OPENCODE_EVENTS = frozenset(
     {"step_start", "text", "tool_use", "step_finish", "reasoning", "error"}
 )
@@ -473,6 +481,8 @@ def _read_events(events: Sequence[Mapping[str, Any]]) -> Unwrapped | None:
         return _codex_rollout(events)
     if kind == "opencode-run":
         return _opencode_run(events)
+    if kind == "copilot-json":
+        return _copilot_json(events)
     return None
 
 
@@ -489,6 +499,8 @@ def _event_kind(events: Sequence[Mapping[str, Any]]) -> str | None:
             and (isinstance(e.get("part"), dict) or (t == "error" and "error" in e))
         ):
             return "opencode-run"
+        if t.partition(".")[0] in _COPILOT_KINDS and "." in t and isinstance(e.get("data"), dict):
+            return "copilot-json"
         if t in _CODEX_EXEC_EVENTS and (t != "error" or "message" in e):
             return "codex-exec"
         if (
@@ -608,6 +620,28 @@ def _opencode_run(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
                 texts.setdefault(message_id, []).append(part["text"])
                 last = message_id
     return _unwrapped("\n".join(texts.get(last, [])), "opencode-run", error, "\n\n".join(thinking))
+
+
+def _copilot_json(events: Sequence[Mapping[str, Any]]) -> Unwrapped:
+    """The text of the last ``assistant.message`` that has any (a message written before its
+    tool calls is not the answer when another follows); its ``reasoningText`` as reasoning."""
+    text = ""
+    reasoning = ""
+    error = None
+    for e in events:
+        t = e.get("type")
+        data = e.get("data")
+        if t == "assistant.message" and isinstance(data, dict):
+            content = data.get("content")
+            if isinstance(content, str) and content.strip():
+                text = content
+                thought = data.get("reasoningText")
+                reasoning = thought if isinstance(thought, str) else ""
+        elif t == "session.error" and isinstance(data, dict):
+            error = f"error: {_one_line(_str(data.get('message')) or 'session error')}"
+        elif t == "result" and isinstance(e.get("exitCode"), int) and e["exitCode"] != 0:
+            error = error or f"error: exit code {e['exitCode']}"
+    return _unwrapped(text, "copilot-json", error, reasoning)
 
 
 def _codex_rollout(events: Sequence[Mapping[str, Any]]) -> Unwrapped:

@@ -17,6 +17,15 @@ Presets (the model flag is always passed, so a model swap measures the model und
   ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``). ``default`` approval: its shell and file-writing
   tools need an approval nobody gives headless, so a completion changes nothing; ``json``
   prints every event as one JSON array, its ``result`` event holding the reply;
+- ``exec:copilot:MODEL`` → ``copilot --model MODEL --output-format json --no-custom-instructions
+  --no-auto-update --no-ask-user --disable-builtin-mcps --available-tools=view,grep,glob``, agent
+  doc and fixture prompt together on stdin (GitHub Copilot CLI, ``@github/copilot``; it has no
+  system-prompt flag, and its custom instructions are an ``AGENTS.md`` in the working folder,
+  which in act mode is the fixture's copy). Only its read-only tools are offered (no shell, no
+  file writes: a completion changes nothing); none of the user's instructions, GitHub MCP
+  server or downloaded updates. Its provider as its environment gives it
+  (``COPILOT_PROVIDER_BASE_URL`` and ``COPILOT_PROVIDER_TYPE`` for your own model, else
+  GitHub's with a token). The reply is the last ``assistant.message`` of its JSONL events;
 - ``exec:pi:MODEL`` → ``pi -p --offline --model MODEL --system-prompt DOC --tools
   read,grep,find,ls --no-session --no-extensions --no-skills --no-prompt-templates --no-context-files PROMPT``
   (Pi, ``@mariozechner/pi-coding-agent``; ``MODEL`` as Pi names it, ``provider/id`` for a
@@ -102,6 +111,11 @@ SYSTEM_FILE_NAME = "AGENT.md"
 _TAIL = 600
 
 
+COPILOT_SECRETS = ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "COPILOT_PROVIDER_API_KEY",
+                   "COPILOT_PROVIDER_BEARER_TOKEN")  # fmt: skip
+"""What an acting Copilot's shell (and its output) must not show: the credentials it may be
+given (``--secret-env-vars``)."""
+
 ACT_FLAGS: dict[str, list[str]] = {
     # Claude Code: a stream-json event log (its tool calls, read by the claude-stream-json
     # reader) and edits accepted without a prompt. Only Bash is pre-allowed: its permission
@@ -123,6 +137,12 @@ ACT_FLAGS: dict[str, list[str]] = {
     # Qwen Code: the same (a Gemini CLI fork); its chat log under QWEN_HOME (~/.qwen) holds
     # each shell call's exit code, which the stream-json events leave out.
     "qwen": ["--output-format", "stream-json", "--approval-mode", "yolo"],
+    # Copilot: every tool approved (--allow-all-tools); not given --allow-all-paths, it refuses a
+    # path outside its folder and its TMPDIR in its file tools and its shell commands (1.0.102);
+    # a command naming no path is kept in the copy by earnest's confinement alone. Its session log (events.jsonl under COPILOT_HOME, ~/.copilot) is
+    # read for the calls. Its shell's environment loses the tokens and keys it was given
+    # (1.0.102 strips COPILOT_PROVIDER_API_KEY by itself, not GH_TOKEN / GITHUB_TOKEN).
+    "copilot": ["--allow-all-tools", "--secret-env-vars=" + ",".join(COPILOT_SECRETS)],
     # opencode: `run` already allows edits and shell in its project folder (its default
     # permissions); its session database under the child's HOME is read for the calls.
     "opencode": [],
@@ -159,8 +179,24 @@ def build_act_argv(profile: Profile, system: str, system_file: str) -> list[str]
     if preset == "qwen":
         at = argv.index("--approval-mode")
         return argv[:at] + ACT_FLAGS["qwen"]
+    if preset == "copilot":
+        return [a for a in argv if not a.startswith("--available-tools=")] + ACT_FLAGS["copilot"]
     return argv
 
+
+COPILOT_ISOLATION = (
+    "--no-custom-instructions",
+    "--no-auto-update",
+    "--no-ask-user",
+    "--disable-builtin-mcps",
+)
+"""What ``exec:copilot`` turns off: the user's ``AGENTS.md`` and Copilot instructions, a newer
+Copilot it may have downloaded (the installed one runs), its question tool (nobody answers
+headless) and its built-in GitHub MCP servers (they act on GitHub with the user's token)."""
+
+COPILOT_READ_TOOLS = "--available-tools=view,grep,glob"
+"""Complete mode: the only tools Copilot offers the model (its shell, file writes, subagents,
+web and MCP tools are not offered at all)."""
 
 PI_ISOLATION = (
     "--tools",
@@ -220,6 +256,17 @@ def build_argv(profile: Profile, system: str, system_file: str) -> list[str]:
             "--output-format",
             "json",
         ]
+    if preset == "copilot":
+        # Agent doc and prompt on stdin (Copilot reads its prompt there without -p).
+        return [
+            "copilot",
+            "--model",
+            profile.model,
+            "--output-format",
+            "json",
+            *COPILOT_ISOLATION,
+            COPILOT_READ_TOOLS,
+        ]
     if preset == "pi":
         # The prompt itself is appended by the caller, as for Gemini.
         return [
@@ -261,7 +308,7 @@ def resolve_program(program: str, base: Path) -> str:
 
 
 def stdin_mode(profile: Profile) -> str:
-    if profile.preset in ("codex", "opencode"):
+    if profile.preset in ("codex", "copilot", "opencode"):
         return "combined"
     if profile.preset in ("claude", "gemini", "qwen", "pi"):
         return "user"
@@ -687,6 +734,9 @@ async def _kill_group(proc: asyncio.subprocess.Process, reaper: bool = False) ->
 __all__ = [
     "ACT_FLAGS",
     "CLAUDE_SETTINGS",
+    "COPILOT_ISOLATION",
+    "COPILOT_READ_TOOLS",
+    "COPILOT_SECRETS",
     "GEMINI_TRUST_ENV",
     "HOOK_DISABLE_ENV",
     "ExecProvider",
