@@ -169,30 +169,20 @@ def pi_provider(model: str, env: Mapping[str, str], home: Path) -> dict[str, obj
 _ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]*$")
 
 
-def provider_base_url(preset: str, model: str, env: Mapping[str, str], home: Path) -> str:
-    """The base URL the custom provider ``MODEL`` names (``provider/id``) has in the CLI's own
-    config, or ``""``: for ``exec:pi`` its ``models.json`` (``PI_CODING_AGENT_DIR`` or
-    ``~/.pi/agent``: ``providers.<provider>.baseUrl``), for ``exec:opencode`` its
-    ``opencode.json`` (``OPENCODE_CONFIG``, else ``~/.config/opencode``:
-    ``provider.<provider>.options.baseURL``). Where its confined agent connects
-    (:func:`earnest.live.netgate.endpoints`), as Codex's ``config.toml`` says for Codex."""
+def opencode_base_url(model: str, env: Mapping[str, str], home: Path) -> str:
+    """The ``options.baseURL`` the provider ``MODEL`` names (``provider/id``) has in opencode's
+    own config (``OPENCODE_CONFIG``, else ``~/.config/opencode/opencode.json`` or
+    ``config.json``), or ``""``: where a confined ``exec:opencode`` agent connects
+    (:func:`earnest.live.netgate.endpoints`), as Codex's ``config.toml`` says for Codex and
+    :func:`pi_provider` for Pi."""
     from earnest.safejson import loads
 
     if "/" not in model:
         return ""
-    provider = model.split("/", 1)[0]
-    keys: tuple[str, ...]
-    if preset == "pi":
-        url = pi_provider(model, env, home).get("baseUrl")
-        return url if isinstance(url, str) else ""
-    if preset == "opencode":
-        config = home / ".config" / "opencode"
-        files = [Path(env["OPENCODE_CONFIG"])] if env.get("OPENCODE_CONFIG") else []
-        files += [config / "opencode.json", config / "config.json"]
-        keys = ("provider", provider, "options", "baseURL")
-    else:
-        return ""
-    for file in files:
+    keys = ("provider", model.split("/", 1)[0], "options", "baseURL")
+    config = home / ".config" / "opencode"
+    files = [Path(env["OPENCODE_CONFIG"])] if env.get("OPENCODE_CONFIG") else []
+    for file in [*files, config / "opencode.json", config / "config.json"]:
         try:
             value: object = loads(file.read_bytes())
         except (OSError, ValueError):
@@ -254,9 +244,9 @@ __all__ = [
     "PROVIDER_KEYS",
     "allowed_env",
     "codex_config",
+    "opencode_base_url",
     "patterns",
     "pi_agent_dir",
     "pi_provider",
-    "provider_base_url",
     "tilde",
 ]

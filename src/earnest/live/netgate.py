@@ -24,7 +24,7 @@ Codex's ``config.toml`` selects, else ``OPENAI_BASE_URL``, else ``api.openai.com
 hosts: :data:`DEFAULTS`) for ``exec:copilot``; the
 profile's ``base_url`` for
 ``exec:cmd``; the ``options.baseURL`` its ``opencode.json`` gives the provider ``MODEL``
-names for ``exec:opencode`` (:func:`earnest.live.agentenv.provider_base_url`); for ``exec:pi`` the ``baseUrl`` of the provider its ``MODEL`` names in Pi's
+names for ``exec:opencode`` (:func:`earnest.live.agentenv.opencode_base_url`); for ``exec:pi`` the ``baseUrl`` of the provider its ``MODEL`` names in Pi's
 ``models.json`` (``PI_CODING_AGENT_DIR``, else ``~/.pi/agent``), else that built-in
 provider's host (:data:`PI_HOSTS`) — plus the profile's ``allow_network``.
 
@@ -88,7 +88,7 @@ _NAMED_NET = "127.77.0."  # loopback addresses given to host names inside the sa
 def endpoints(profile: Profile, env: Mapping[str, str], home: Path) -> tuple[Endpoint, ...]:
     """What ``profile``'s confined agent may connect to (see the module doc);
     :class:`ValueError` names a base URL or entry that cannot be confined."""
-    from earnest.live.agentenv import codex_config, pi_provider, provider_base_url
+    from earnest.live.agentenv import codex_config, opencode_base_url, pi_provider
 
     preset = profile.preset or "cmd"
     urls: list[str] = []
@@ -104,7 +104,7 @@ def endpoints(profile: Profile, env: Mapping[str, str], home: Path) -> tuple[End
         host = PI_HOSTS.get(profile.model.split("/", 1)[0]) if "/" in profile.model else None
         defaults = (host,) if host else ()
     if preset == "opencode":
-        configured = provider_base_url(preset, profile.model, env, home)
+        configured = opencode_base_url(profile.model, env, home)
         if configured:
             urls.append(configured)
     if not urls and env.get(BASE_URL_ENV.get(preset, "")):
