@@ -247,3 +247,30 @@ def test_the_run_replayed_from_its_prompt_is_the_whole_replays_run(
             (whole,) = read_trajectories(path, format="gemini-cli-session", run_only=True)
         assert run == whole, name
         assert run.user_request, name
+
+
+def test_arrays_after_the_messages_do_not_move_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A top-level array after the messages (strings, or objects shaped like messages): the
+    file's last top-level "]" is that array's, and the run is still the messages' own."""
+    from earnest.trajectory.readers.gemini_session import _document_run
+
+    messages: list[dict[str, object]] = [
+        {"id": "u0", "type": "user", "content": "first prompt"},
+        {"id": "g0", "type": "gemini", "content": "done 0"},
+        {"id": "u1", "type": "user", "content": "second prompt"},
+        {"id": "g1", "type": "gemini", "content": "done 1"},
+    ]
+    other = [{"id": "x", "type": "user", "content": "not in the messages"}]
+    session = {k: v for k, v in _session(messages).items() if k != "summary"}
+    cases = {
+        "strings": {**session, "directories": ["/a", "/b"]},
+        "objects": {**session, "more": other},
+    }
+    for name, data in cases.items():
+        path = tmp_path / f"session-{name}.json"
+        path.write_text(_indented(data), encoding="utf-8")
+        assert _document_run(path) == ("s-1", messages[2:]), name
+        run, whole = _whole_and_run(path, monkeypatch)
+        assert run == whole and run.user_request == "second prompt", name
