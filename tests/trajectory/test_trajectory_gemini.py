@@ -249,11 +249,12 @@ def test_the_run_replayed_from_its_prompt_is_the_whole_replays_run(
         assert run.user_request, name
 
 
-def test_arrays_after_the_messages_do_not_move_the_run(
+def test_keys_after_the_messages_do_not_move_the_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A top-level array after the messages (strings, or objects shaped like messages): the
-    file's last top-level "]" is that array's, and the run is still the messages' own."""
+    """What Gemini CLI wrote after the messages (``summary``, ``directories``: strings, ``kind``),
+    in any combination: the file's last top-level "]" may be the directories', and the run is
+    still the messages' own, the same as a whole read."""
     from earnest.trajectory.readers.gemini_session import _document_run
 
     messages: list[dict[str, object]] = [
@@ -262,14 +263,18 @@ def test_arrays_after_the_messages_do_not_move_the_run(
         {"id": "u1", "type": "user", "content": "second prompt"},
         {"id": "g1", "type": "gemini", "content": "done 1"},
     ]
-    other = [{"id": "x", "type": "user", "content": "not in the messages"}]
     session = {k: v for k, v in _session(messages).items() if k != "summary"}
+    later = {"summary": "s", "directories": ["/a", "/b"], "kind": "main"}
     cases = {
-        "strings": {**session, "directories": ["/a", "/b"]},
-        "objects": {**session, "more": other},
+        "nothing": session,
+        "directories": {**session, "directories": ["/a", "/b"]},
+        "kind": {**session, "kind": "main"},
+        "all three": {**session, **later},
+        "directories first": {"directories": ["/a"], **session, "kind": "main"},
+        "no directories": {**session, "directories": [], "kind": "subagent"},
     }
     for name, data in cases.items():
-        path = tmp_path / f"session-{name}.json"
+        path = tmp_path / f"session-{name.replace(' ', '-')}.json"
         path.write_text(_indented(data), encoding="utf-8")
         assert _document_run(path) == ("s-1", messages[2:]), name
         run, whole = _whole_and_run(path, monkeypatch)

@@ -40,6 +40,7 @@ import re
 from dataclasses import dataclass
 
 from earnest.effects.claimed import HEDGE
+from earnest.lazyre import LazyPattern
 
 ACTION_VERBS = (
     r"sent|e-?mailed|cancell?ed|booked|reserved|refunded|reimbursed|charged|issued|processed|"
@@ -48,20 +49,22 @@ ACTION_VERBS = (
 )
 """The action verbs, in the past tense (the issue's list and their transactional kin)."""
 
-_ACTION = re.compile(
+_ACTION = LazyPattern(
     r"\b(?:(?:i|we)(?:'ve|\s+have)?|(?:has|have)\s+been|is\s+now|are\s+now)"
     r"\s+(?:now\s+|also\s+|just\s+|successfully\s+|been\s+)*"
     r"(" + ACTION_VERBS + r")\b"
     r"|\bsuccessfully\s+(" + ACTION_VERBS + r")\b",
-    re.IGNORECASE,
+    flags=re.IGNORECASE,
 )
-_SENTENCES = re.compile(r"(?<=[.!])\s+|\n+")
-_CONDITION = re.compile(r"\b(?:if|once|unless|whether|when|whenever|until|after|before)\b", re.I)
+_SENTENCES = LazyPattern(r"(?<=[.!])\s+|\n+")
+_CONDITION = LazyPattern(
+    r"\b(?:if|once|unless|whether|when|whenever|until|after|before)\b", flags=re.I
+)
 """Words before the verb that make it a condition, not a report (*if it was booked ...*)."""
-_READ_NAME = re.compile(
+_READ_NAME = LazyPattern(
     r"^(?:get|list|search|find|read|fetch|lookup|look_up|query|show|view|describe|calculate|"
     r"compute|check|count|validate|verify|think)(?:[_\-.]|$|[A-Z])",
-    re.IGNORECASE,
+    flags=re.IGNORECASE,
 )
 MAX_ACTIONS = 10
 

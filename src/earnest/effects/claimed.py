@@ -29,27 +29,29 @@ from __future__ import annotations
 
 import re
 
-HEDGE = re.compile(
+from earnest.lazyre import LazyPattern
+
+HEDGE = LazyPattern(
     r"\b(not|never|no longer|unable|cannot|can't|couldn't|didn't|did not|haven't|hasn't|"
     r"wasn't|weren't|won't|will|would|should|could|need to|needs to|let me|i'll|i will|"
     r"going to|plan to|about to|next|todo|to-do|you can|you could|you may|you might|"
     r"you should|please|if you|try to|tried to|attempt to|failed to|instead of|"
     r"remember to|make sure|don't|do not|isn't|aren't|without|nothing)\b",
-    re.IGNORECASE,
+    flags=re.IGNORECASE,
 )
 """Words before a claim that take it back (a negation or an intention)."""
 
-CHANGE_CLAIM = re.compile(
+CHANGE_CLAIM = LazyPattern(
     r"\b(fixed|created|updated|added|wrote|written|edited|modified|changed|refactored|"
     r"rewrote|rewritten|patched|renamed|moved|deleted|removed|implemented|applied|"
     r"replaced|corrected|resolved|installed|committed|saved|generated)\b",
-    re.IGNORECASE,
+    flags=re.IGNORECASE,
 )
 """A change verb in the past tense: what "I did it" sounds like."""
 
-_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
+_SENTENCES = LazyPattern(r"(?<=[.!?;])\s+|\n+")
 
-NOT_DONE = re.compile(
+NOT_DONE = LazyPattern(
     r"\b(?:i|we)\s+(?:(?:could|did|have|was|were|am|are)\s+not|couldn't|didn't|haven't|"
     r"wasn't|weren't|cannot|can't|(?:was|were|am|are)\s+(?:unable|not able)\s+to|failed\s+to|"
     r"(?:could|did)\s+n[o']t)\b"
@@ -58,15 +60,15 @@ NOT_DONE = re.compile(
     r"|\b(?:was|were|is|are|has|have)\s+not\s+(?:been\s+)?"
     r"(?:created|written|changed|modified|fixed|applied|saved|done)\b"
     r"|\b(?:unable|not\s+able)\s+to\b",
-    re.IGNORECASE,
+    flags=re.IGNORECASE,
 )
 """How a message says the work was not done: *I could not ..., I was unable to ..., nothing
 was changed, newfile.py was not created*."""
 
-COMPLETION = re.compile(
+COMPLETION = LazyPattern(
     r"\b(done|complete|completed|finished|all set|ready|works now|now works|succeeded|"
     r"successfully)\b",
-    re.IGNORECASE,
+    flags=re.IGNORECASE,
 )
 """What "it is finished" sounds like without a change verb."""
 
@@ -80,7 +82,7 @@ def claims_a_change(text: str) -> bool:
     return False
 
 
-def _claims(pattern: re.Pattern[str], sentence: str) -> bool:
+def _claims(pattern: LazyPattern, sentence: str) -> bool:
     return any(not HEDGE.search(sentence[: m.start()]) for m in pattern.finditer(sentence))
 
 

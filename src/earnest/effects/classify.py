@@ -52,6 +52,7 @@ from earnest.effects.artifacts import (
 )
 from earnest.effects.models import EffectClass, EffectEvidence
 from earnest.effects.registry import DEFAULT_REGISTRY, GROUNDING_KINDS, SILENT_KINDS, ToolRegistry
+from earnest.lazyre import LazyPattern
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
 if TYPE_CHECKING:
@@ -59,38 +60,39 @@ if TYPE_CHECKING:
 
     from earnest.effects.shell_outcomes import CommandOutcome
 
-_EXIT_CODE = re.compile(r"\s*Exit code (-?\d+)")
+_EXIT_CODE = LazyPattern(r"\s*Exit code (-?\d+)", "Exit code ")
 # Gemini CLI appends its shell trailer after the program's output, so only the end counts
 # (a program may print anything before it).
-_GEMINI_EXIT = re.compile(
+_GEMINI_EXIT = LazyPattern(
     r"(?:\A|\n)Exit Code: (-?\d+)\n"
     r"(?:(?:Signal|Background PIDs|Process Group PGID): [^\n]*(?:\n|\Z))*"
-    r"\s*(?:</untrusted_context>\s*)?\Z"
+    r"\s*(?:</untrusted_context>\s*)?\Z",
+    "Exit Code: ",
 )
 _TRAILER_SCAN = 512
 # A sandbox or permission refusal, as the CLIs word it in a tool's output: Codex's
 # apply_patch run inside exec_command reports "patch rejected: writing is blocked by read-only
 # sandbox; ..." with exit code 0, a shell write in a read-only sandbox "operation not
 # permitted", a redirect into a read-only file "...: Permission denied".
-_REFUSAL = re.compile(
+_REFUSAL = LazyPattern(
     r"(?:^|\n)\s*(?:patch|command|exec command|apply_patch) rejected\b"
     r"|writing is blocked by (?:the )?read-only sandbox"
     r"|rejected by user approval settings"
     r"|\boperation not permitted\b"
     r"|: Permission denied\s*(?:\n|$)"
     r"|\bRead-only file system\b",
-    re.IGNORECASE,
+    flags=re.IGNORECASE,
 )
 # A patch that did not apply, as Codex's apply_patch words it (the exec_command interception
 # and the freeform tool record it as the whole output, with no exit code; the apply_patch
 # binary prints the same errors). Only the opening counts: a program may print anything later.
-_PATCH_FAILURE = re.compile(
+_PATCH_FAILURE = LazyPattern(
     r"(?:\A|\A(?:[^\n]*\n){0,8}?Output:\n)\s*(?:"
     r"apply_patch verification failed|apply_patch failed|apply_patch error|patch rejected"
     r"|invalid patch|invalid hunk at line|failed to find (?:expected lines|context)"
     r"|failed to (?:read|write|delete|remove|create|move|apply)\b|execution error"
     r")",
-    re.IGNORECASE,
+    flags=re.IGNORECASE,
 )
 _REFUSAL_SCAN = 4096  # a refusal is reported up front; a long output's tail is the program's
 _MUTATING = frozenset({"shell", "exec", "patch", "write", "edit", "delete", "move", "editor"})

@@ -59,6 +59,7 @@ import re
 from dataclasses import dataclass
 
 from earnest.effects.models import EffectClass
+from earnest.lazyre import LazyPattern
 
 CHANGE_VERBS = frozenset(
     [
@@ -278,7 +279,7 @@ _CONJOINED = re.compile(
     r"(?:\b(?:and|then)\s+(?:then\s+|also\s+|please\s+|just\s+)?([a-z]+)\b"
     r"|,\s+(?:then\s+|also\s+|please\s+|just\s+)?([a-z]+)(?=\s+[\w`'\"./~-]))"
 )
-_CLAUSE_END = re.compile(r"[.,;:!?()\[\]\n]")
+_CLAUSE_END = LazyPattern(r"[.,;:!?()\[\]\n]")
 # Words that end the object of "write ...": its head is the word before them.
 _OBJECT_END = frozenset(
     [
@@ -292,7 +293,7 @@ _OBJECT_END = frozenset(
 )  # fmt: skip
 _OBJECT_WORDS = 8
 # Where written text goes when it is meant to change the workspace.
-_PLACE = re.compile(
+_PLACE = LazyPattern(
     r"\b(?:save|saves|saved|saving)\b"
     r"|\b(?:in|into|to|under|inside|onto)\s+(?:(?:a|an|the|this|that|my|our|your|its|their|"
     r"new|separate|own)\s+)*(?:file|files|folder|directory|dir|repo|repository|codebase|"
@@ -304,7 +305,7 @@ _TOPIC_WORDS = frozenset(
     ["about", "of", "on", "regarding", "re", "describing", "explaining", "summarizing",
      "summarising", "covering", "from"]
 )  # fmt: skip
-_WORD_BEFORE = re.compile(r"([A-Za-z]+)[^A-Za-z]*$")
+_WORD_BEFORE = LazyPattern(r"([A-Za-z]+)[^A-Za-z]*$")
 
 
 @dataclass(frozen=True)

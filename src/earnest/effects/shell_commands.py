@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 
 from earnest.effects import shell_vocab as V
 from earnest.effects.shell_lexer import Word
+from earnest.lazyre import LazyPattern
 
 CHECK_KINDS = V.words("test lint typecheck build check")
 """Kinds that are verified checks; every other kind of effect is a workspace delta."""
@@ -269,7 +270,7 @@ class Judge:
 
 # -- files -----------------------------------------------------------------------------------
 
-_CMDLET = re.compile(r"^[A-Z][a-z]+-[A-Z][A-Za-z]+$")
+_CMDLET = LazyPattern(r"^[A-Z][a-z]+-[A-Z][A-Za-z]+$")
 _CMDLET_READ = V.words(
     "get select where format write test measure sort resolve compare find search show "
     "convertto convertfrom join split start-sleep"

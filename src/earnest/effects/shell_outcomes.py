@@ -72,6 +72,7 @@ from earnest.effects.models import EffectClass
 from earnest.effects.shell import part_effects
 from earnest.effects.shell_commands import inline_script, normalize_head, strip_wrappers
 from earnest.effects.shell_lexer import Group, Pipeline, SimpleCommand, lex_script
+from earnest.lazyre import LazyPattern
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
 if TYPE_CHECKING:
@@ -96,8 +97,10 @@ _MARKER_TOOLS = V.words(
     "npm yarn pnpm make gmake cargo mvn gradle dotnet ruff black mypy tsc eslint"
 )
 """Command words whose own markers are read even when they run no check (``npm install``)."""
-_NOT_FOUND = re.compile(
-    r"^(?:[\w./-]+: )?(?:line \d+: )?([\w.+-]+): (?:command )?not found\s*$", re.M
+_NOT_FOUND = LazyPattern(
+    r"^(?:[\w./-]+: )?(?:line \d+: )?([\w.+-]+): (?:command )?not found\s*$",
+    "not found",
+    flags=re.M,
 )
 
 

@@ -40,12 +40,10 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
-TYPE_CHECKING = False  # not typing's: importing typing costs every stop ~3 ms
-if TYPE_CHECKING:
-    from typing import Any
+from earnest.lazyre import LazyPattern
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,57 +79,13 @@ def _n(match: re.Match[str] | None, group: int = 1) -> int:
     return int(match.group(group)) if match is not None and match.group(group) else 0
 
 
-class Gated:
-    """A pattern tried only on a text that holds one of its ``needles``, compiled (by ``re``,
-    which keeps it) the first time one does.
-
-    Every match of the pattern holds one of the needles, so a text without any has no match
-    and costs one substring search instead of a regular-expression scan; a stop whose tool
-    output printed no summary compiles none of the forty patterns below (about 3 ms, some
-    tenth of a stop's own work). ``tests/effects/test_effects_test_counts_gated.py`` checks
-    each pattern's needles on strings generated from the pattern itself.
-
-    Example:
-        >>> rx = Gated(r"^Ran (\\d+) tests?", "Ran ")
-        >>> rx.compiled("nothing here") is None, rx.compiled("Ran 3 tests").pattern
-        (True, '^Ran (\\\\d+) tests?')
-    """
-
-    __slots__ = ("flags", "needles", "source")
-
-    def __init__(self, source: str, *needles: str, flags: int = re.M) -> None:
-        self.source = source
-        self.needles = needles
-        self.flags = flags
-
-    def compiled(self, text: str) -> re.Pattern[str] | None:
-        """The compiled pattern when ``text`` holds a needle (it may match), else ``None``;
-        with no needles, always the pattern (compiled at its first use, not at import)."""
-        if not self.needles:
-            return re.compile(self.source, self.flags)
-        for needle in self.needles:
-            if needle in text:
-                return re.compile(self.source, self.flags)
-        return None
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        pattern = self.compiled(text)
-        return iter(()) if pattern is None else pattern.finditer(text)
-
-    def search(self, text: str) -> re.Match[str] | None:
-        pattern = self.compiled(text)
-        return None if pattern is None else pattern.search(text)
-
-    def findall(self, text: str) -> list[Any]:
-        pattern = self.compiled(text)
-        return [] if pattern is None else pattern.findall(text)
-
-    def sub(self, replacement: str, text: str) -> str:
-        pattern = self.compiled(text)
-        return text if pattern is None else pattern.sub(replacement, text)
+def _gated(source: str, *needles: str, flags: int = re.M) -> LazyPattern:
+    """A runner's pattern (multi-line by default), tried only on an output holding a needle:
+    a stop whose tool output printed no summary compiles none of them."""
+    return LazyPattern(source, *needles, flags=flags)
 
 
-_PYTEST = Gated(
+_PYTEST = _gated(
     r"^=*\s*((?:\d+ (?:passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?)"
     r"(?:, )?)+) in [\d.]+s(?: \([^)]*\))?\s*=*\s*$",
     " passed",
@@ -143,39 +97,39 @@ _PYTEST = Gated(
     " deselected",
     " warning",
 )
-_PYTEST_PART = Gated(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)",
+_PYTEST_PART = _gated(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)",
                      " passed", " failed", " skipped", " error", " xfailed", " xpassed", flags=0)  # fmt: skip
-_UNITTEST = Gated(r"^Ran (\d+) tests? in [\d.]+s\s*\n\s*\n?(OK|FAILED)(?: \(([^)]*)\))?", "Ran ")
-_JEST = Gated(r"^Tests:\s+(.*?(\d+) total)\s*$", "Tests:")
-_VITEST = Gated(r"^\s*Tests\s+(.*?)\((\d+)\)\s*$", "Tests")
-_MOCHA_PASS = Gated(r"^\s+(\d+) passing \(", " passing (")
-_MOCHA_FAIL = Gated(r"^\s+(\d+) failing\s*$", " failing")
-_MOCHA_PEND = Gated(r"^\s+(\d+) pending\s*$", " pending")
-_GO_VERBOSE = Gated(r"^\s*--- (PASS|FAIL|SKIP): ", "--- ")
-_GO_PACKAGE = Gated(r"^(ok|FAIL|---)\s+\S+\s+(?:[\d.]+s|\(cached\))", "ok", "FAIL", "---")
-_CARGO = Gated(
+_UNITTEST = _gated(r"^Ran (\d+) tests? in [\d.]+s\s*\n\s*\n?(OK|FAILED)(?: \(([^)]*)\))?", "Ran ")
+_JEST = _gated(r"^Tests:\s+(.*?(\d+) total)\s*$", "Tests:")
+_VITEST = _gated(r"^\s*Tests\s+(.*?)\((\d+)\)\s*$", "Tests")
+_MOCHA_PASS = _gated(r"^\s+(\d+) passing \(", " passing (")
+_MOCHA_FAIL = _gated(r"^\s+(\d+) failing\s*$", " failing")
+_MOCHA_PEND = _gated(r"^\s+(\d+) pending\s*$", " pending")
+_GO_VERBOSE = _gated(r"^\s*--- (PASS|FAIL|SKIP): ", "--- ")
+_GO_PACKAGE = _gated(r"^(ok|FAIL|---)\s+\S+\s+(?:[\d.]+s|\(cached\))", "ok", "FAIL", "---")
+_CARGO = _gated(
     r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;", "test result: "
 )
-_RSPEC = Gated(
+_RSPEC = _gated(
     r"^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?\s*$",
     " example",
 )
-_SUREFIRE = Gated(
+_SUREFIRE = _gated(
     r"^(?:\[\w+\]\s+)?Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$",
     "Tests run: ",
 )
-_DOTNET = Gated(
+_DOTNET = _gated(
     r"^\s*(?:Passed|Failed|Skipped)!\s+-\s+Failed:\s+(\d+), Passed:\s+(\d+), Skipped:\s+(\d+), "
     r"Total:\s+(\d+)",
     "Total:",
 )
-_DOTNET_SUMMARY = Gated(
+_DOTNET_SUMMARY = _gated(
     r"^\s*Test summary: total: (\d+), failed: (\d+), succeeded: (\d+), skipped: (\d+)",
     "Test summary: total: ",
 )
 
 
-def _last(pattern: Gated, text: str) -> re.Match[str] | None:
+def _last(pattern: LazyPattern, text: str) -> re.Match[str] | None:
     """The last match: a runner's final summary (the Surefire "Results:" total, say)."""
     found = None
     for found in pattern.finditer(text):  # noqa: B007 - the loop keeps the last one
@@ -346,11 +300,11 @@ def parse_summary(output: str) -> TestCounts | None:
     return best[1] if best is not None else None
 
 
-_ANSI = Gated(r"\x1b\[[0-9;?]*[A-Za-z]", "\x1b[", flags=0)
+_ANSI = _gated(r"\x1b\[[0-9;?]*[A-Za-z]", "\x1b[", flags=0)
 # Gemini CLI's run_shell_command result puts its label on the program's first line
 # ("<untrusted_context>\nOutput: Ran 3 tests in 0.000s\n\nOK\nProcess Group PGID: 42"): a
 # summary printed first (`pytest -q | tail -1`) starts its line only without the label.
-_OUTPUT_LABEL = Gated(r"^Output: ", "Output: ")
+_OUTPUT_LABEL = _gated(r"^Output: ", "Output: ")
 
 
 def _scan_text(output: str) -> str:
@@ -396,50 +350,50 @@ def _plural(n: int, word: str) -> str:
 
 # Each: (pattern, runner, kind, tools, only_tools, verdict from the match -> (passed, text)).
 _Verdict = Callable[[re.Match[str]], tuple[bool, str]]
-_MARKERS: tuple[tuple[Gated, str, str, tuple[str, ...], bool, _Verdict], ...] = (
-    (Gated(r"^All checks passed!\s*$", "All checks passed!"), "ruff", "lint", ("ruff",), False,
+_MARKERS: tuple[tuple[LazyPattern, str, str, tuple[str, ...], bool, _Verdict], ...] = (
+    (_gated(r"^All checks passed!\s*$", "All checks passed!"), "ruff", "lint", ("ruff",), False,
      lambda m: (True, "all checks passed")),
-    (Gated(r"^Found (\d+) errors? \((\d+) fixed, (\d+) remaining\)\.?\s*$", "Found "), "ruff",
+    (_gated(r"^Found (\d+) errors? \((\d+) fixed, (\d+) remaining\)\.?\s*$", "Found "), "ruff",
      "lint", ("ruff",), False,
      lambda m: (m.group(3) == "0", f"{m.group(2)} fixed, {m.group(3)} remaining")),
-    (Gated(r"^(\d+) files? would be reformatted\b", " would be reformatted"), "ruff format / black", "lint",
+    (_gated(r"^(\d+) files? would be reformatted\b", " would be reformatted"), "ruff format / black", "lint",
      ("ruff", "black"), False, lambda m: (False, f"{m.group(1)} would be reformatted")),
-    (Gated(r"^(?:All done! \S+ \S+ \S+\s*\n)?(\d+) files? (?:already formatted|would be "
+    (_gated(r"^(?:All done! \S+ \S+ \S+\s*\n)?(\d+) files? (?:already formatted|would be "
                 r"left unchanged)\.?\s*$", " already formatted", " would be left unchanged"), "ruff format / black", "lint",
      ("ruff", "black"), False, lambda m: (True, f"{m.group(1)} already formatted")),
-    (Gated(r"^Success: no issues found in (\d+) source files?\s*$", "Success: no issues found in "), "mypy",
+    (_gated(r"^Success: no issues found in (\d+) source files?\s*$", "Success: no issues found in "), "mypy",
      "typecheck", ("mypy", "dmypy"), False, lambda m: (True, "no issues found")),
-    (Gated(r"^Found (\d+) errors? in (\d+) files? \(checked (\d+) source files?\)", "Found "),
+    (_gated(r"^Found (\d+) errors? in (\d+) files? \(checked (\d+) source files?\)", "Found "),
      "mypy", "typecheck", ("mypy", "dmypy"), False,
      lambda m: (False, f"{_plural(int(m.group(1)), 'error')} in {m.group(2)} files")),
-    (Gated(r"^Found (\d+) errors? in (?:the same file|\d+ files?)[,.:]?(?!.*\(checked)",
+    (_gated(r"^Found (\d+) errors? in (?:the same file|\d+ files?)[,.:]?(?!.*\(checked)",
                 "Found "), "tsc", "typecheck", ("tsc", "vue-tsc"), False,
      lambda m: (m.group(1) == "0", _plural(int(m.group(1)), "error"))),
-    (Gated(r"^Found (\d+) errors?\.(?: Watching for file changes\.)?\s*$", "Found "),
+    (_gated(r"^Found (\d+) errors?\.(?: Watching for file changes\.)?\s*$", "Found "),
      "ruff or tsc", "lint", ("ruff", "tsc"), False,
      lambda m: (m.group(1) == "0", _plural(int(m.group(1)), "error"))),
-    (Gated(r"^(\d+) errors?, (\d+) warnings?, (\d+) informations?\s*$", " information"), "pyright",
+    (_gated(r"^(\d+) errors?, (\d+) warnings?, (\d+) informations?\s*$", " information"), "pyright",
      "typecheck", ("pyright", "basedpyright"), False,
      lambda m: (m.group(1) == "0", _plural(int(m.group(1)), "error"))),
-    (Gated(r"^\u2716 (\d+) problems? \((\d+) errors?, (\d+) warnings?\)", "\u2716 "), "eslint",
+    (_gated(r"^\u2716 (\d+) problems? \((\d+) errors?, (\d+) warnings?\)", "\u2716 "), "eslint",
      "lint", ("eslint",), False,
      lambda m: (m.group(2) == "0", f"{m.group(1)} problems, "
                 f"{_plural(int(m.group(2)), 'error')}")),
-    (Gated(r"^error: could not compile `", "error: could not compile `"), "cargo", "build", ("cargo",), True,
+    (_gated(r"^error: could not compile `", "error: could not compile `"), "cargo", "build", ("cargo",), True,
      lambda m: (False, "could not compile")),
-    (Gated(r"^\[INFO\] BUILD (SUCCESS|FAILURE)\s*$", "[INFO] BUILD "), "maven", "build",
+    (_gated(r"^\[INFO\] BUILD (SUCCESS|FAILURE)\s*$", "[INFO] BUILD "), "maven", "build",
      ("mvn",), True, lambda m: (m.group(1) == "SUCCESS", f"BUILD {m.group(1)}")),
-    (Gated(r"^BUILD (SUCCESSFUL|FAILED) in ", "BUILD "), "gradle", "build", ("gradle",), True,
+    (_gated(r"^BUILD (SUCCESSFUL|FAILED) in ", "BUILD "), "gradle", "build", ("gradle",), True,
      lambda m: (m.group(1) == "SUCCESSFUL", f"BUILD {m.group(1)}")),
-    (Gated(r"^Build (succeeded|FAILED)\.\s*$", "Build "), "dotnet", "build", ("dotnet",), True,
+    (_gated(r"^Build (succeeded|FAILED)\.\s*$", "Build "), "dotnet", "build", ("dotnet",), True,
      lambda m: (m.group(1) == "succeeded", f"Build {m.group(1)}")),
-    (Gated(r"^npm (?:ERR!|error) ", "npm "), "npm", "build", ("npm",), True,
+    (_gated(r"^npm (?:ERR!|error) ", "npm "), "npm", "build", ("npm",), True,
      lambda m: (False, "npm error")),
-    (Gated(r"^error Command failed with exit code (\d+)", "error Command failed with exit code "), "yarn", "build",
+    (_gated(r"^error Command failed with exit code (\d+)", "error Command failed with exit code "), "yarn", "build",
      ("yarn",), True, lambda m: (False, f"exit code {m.group(1)}")),
-    (Gated(r"^\s*ELIFECYCLE\s+(?:Test|Command) failed", "ELIFECYCLE"), "pnpm", "build",
+    (_gated(r"^\s*ELIFECYCLE\s+(?:Test|Command) failed", "ELIFECYCLE"), "pnpm", "build",
      ("pnpm",), True, lambda m: (False, "command failed")),
-    (Gated(r"^(?:g|gnu)?make(?:\[\d+\])?: \*\*\* .*Error \d+", ": *** "), "make", "build",
+    (_gated(r"^(?:g|gnu)?make(?:\[\d+\])?: \*\*\* .*Error \d+", ": *** "), "make", "build",
      ("make", "gmake"), True, lambda m: (False, "make error")),
 )  # fmt: skip
 
@@ -504,15 +458,15 @@ class CountClaim:
 
 
 _NUM = r"(\d[\d,]*)"
-_FRACTION = Gated(
+_FRACTION = _gated(
     _NUM + r"\s*(?:/|out of|of)\s*" + _NUM + r"\s+(?:tests?\s+|specs?\s+|cases?\s+)?(?:are\s+)?"
     r"(?:all\s+)?(?:pass(?:es|ed|ing)?|green|succeed(?:ed|s)?)\b",
     flags=re.I,
 )
-_ALL_N = Gated(r"\ball\s+" + _NUM + r"\s+(?:tests?|specs?|cases?|examples?)\b", flags=re.I)
-_N_PASSED = Gated(_NUM + r"\s+(?:tests?\s+)?(?:pass(?:ed|ing)|succeeded)\b", flags=re.I)
-_N_FAILED = Gated(_NUM + r"\s+(?:tests?\s+)?fail(?:ed|ing|ures?)?\b", flags=re.I)
-_ALL_PASS = Gated(
+_ALL_N = _gated(r"\ball\s+" + _NUM + r"\s+(?:tests?|specs?|cases?|examples?)\b", flags=re.I)
+_N_PASSED = _gated(_NUM + r"\s+(?:tests?\s+)?(?:pass(?:ed|ing)|succeeded)\b", flags=re.I)
+_N_FAILED = _gated(_NUM + r"\s+(?:tests?\s+)?fail(?:ed|ing|ures?)?\b", flags=re.I)
+_ALL_PASS = _gated(
     r"\ball\s+(?:the\s+)?(?:\w+\s+)?(?:tests?|specs?|checks)\b.*?\b(?:pass|green|succeed)"
     r"|\btests?\s+(?:all\s+)?pass|\btest\s+suite\s+(?:now\s+)?pass|\ball\s+passed\b"
     r"|\bfull\s+suite\s+(?:is\s+)?(?:green|pass)",
