@@ -314,6 +314,61 @@ def test_g_fix_done_by_a_subagent_is_allowed(sandbox: Sandbox, qwen: Path) -> No
     assert sb.score(chat_log(sb))["outcome"] == "backed"
 
 
+SUBAGENT_TESTS = "SUBAGENT: run the tests"
+
+
+@newest_too
+def test_g_a_subagents_failing_test_run_backs_no_pass(sandbox: Sandbox, qwen: Path) -> None:
+    """A subagent runs the (red) tests; the main agent says they pass. The subagent's shell
+    call is only a ``ui_telemetry`` record, no output: where Qwen calls it a success whatever
+    its exit code (0.15), that outcome backs nothing, and the claim is blocked."""
+    sb = sandbox
+    (sb.project / "test_app.py").write_text(evidence.TEST_APP, encoding="utf-8")  # red
+    main = Turns(
+        [
+            Turn(
+                calls=(
+                    Call(
+                        "agent",
+                        {
+                            "description": "Run the tests",
+                            "prompt": SUBAGENT_TESTS,
+                            "subagent_type": "general-purpose",
+                        },
+                    ),
+                )
+            ),
+        ],
+        fallback="The subagent ran the tests: all tests pass. Done.",
+    )
+    sub = Turns([Turn(calls=(shell("python3 -m unittest"),)), Turn(text="Ran the tests.")])
+
+    def script(request: ModelRequest) -> Turn:
+        users = [m for m in request.body.get("messages", []) if m.get("role") == "user"]
+        first = json.dumps(users[:2])
+        return sub(request) if SUBAGENT_TESTS in first else main(request)
+
+    with FakeModel("chat", script) as model:
+        run = run_qwen(sb, qwen, model, "run the tests and tell me if they pass")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert sub.played == 2, sub.played
+    records = [json.loads(line) for line in chat_log(sb).read_text("utf-8").splitlines()]
+    calls = [
+        r["systemPayload"]["uiEvent"]
+        for r in records
+        if (r.get("systemPayload") or {}).get("uiEvent", {}).get("function_name")
+        == "run_shell_command"
+    ]
+    assert len(calls) == 1, calls
+    told = (calls[0].get("success"), calls[0].get("status"))
+    if _PIN_OF.get(qwen) == NEWEST:  # 0.24 tells the failure, with the run's output
+        assert told == (False, "error") and "Exit Code: 1" in calls[0]["error"], calls
+    else:  # 0.15 calls the red run (exit status 1) a success, no output
+        assert told == (True, "success") and not calls[0].get("error"), calls
+    decisions = [d for d in sb.decisions(EVENT) if d != "pending"]
+    assert decisions and decisions[0] == "block", (decisions, [s.note for s in sb.stops(EVENT)])
+
+
 # Qwen's stop_hook_active is true here too: a hook that took it for "the agent goes on after a
 # block" would judge the new prompt's first stop against the old, spent budget and allow it.
 def test_h_resumed_session_with_a_new_prompt_gets_a_fresh_budget(

@@ -44,13 +44,13 @@ def test_every_curated_transcript_is_detected() -> None:
         else:
             want = EXPECTED[folder]
         assert found == want, path
-    assert seen == 73  # the curated set in tests/data/transcripts
+    assert seen == 75  # the curated set in tests/data/transcripts
 
 
 def test_directory_walk_skips_non_transcripts() -> None:
     names = [p.name for p in iter_paths([TRANSCRIPTS])]
     assert not [n for n in names if n.endswith((".diff", ".md"))]
-    assert len(names) == 75
+    assert len(names) == 77
 
 
 @pytest.mark.parametrize(

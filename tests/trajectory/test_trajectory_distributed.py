@@ -96,7 +96,7 @@ def test_score_paths_equals_local_scoring_and_uses_both_workers(
             got_texts.extend(batch.texts)
             got_warnings.extend(batch.report.lines())
             got.tally.merge(batch.tally)
-    assert got_texts == texts and len(texts) == 72
+    assert got_texts == texts and len(texts) == 74
     assert got_warnings == warnings and any("malformed JSON" in w for w in warnings)
     assert got.summary() == battery.summary()
     workers = {task["worker"] for task in stream.data}
@@ -217,7 +217,7 @@ def test_cli_dask_parquet_and_fail_over(
                            "-o", str(out), "--fail-over", "0.01", *how)  # fmt: skip
         assert proc.returncode == 1 and "exceeds --fail-over 1.0%" in proc.stderr, proc.stderr
     assert pq.read_table(remote).equals(pq.read_table(local))
-    assert pq.read_table(remote).num_rows == 72
+    assert pq.read_table(remote).num_rows == 74
 
 
 def test_cli_dask_shard_scores_the_same_share(client: distributed.Client, corpus: Path) -> None:

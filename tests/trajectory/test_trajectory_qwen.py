@@ -117,6 +117,37 @@ def test_a_subagents_fix_scores_backed() -> None:
         assert json.loads(done.stdout)["trajectories"][-1]["outcome"] == "backed", path.name
 
 
+RED_TESTS = QWEN / "scenario-g-subagent-red-tests.jsonl"
+RED_TESTS_024 = QWEN / "qwen0.24.4-scenario-g-subagent-red-tests.jsonl"
+
+
+def test_a_subagents_shell_call_told_a_success_by_0_15_is_of_unknown_outcome() -> None:
+    """Qwen 0.15.10 calls a subagent's red test run (exit status 1) a success, with no
+    output: read as a call of unknown outcome, it backs no check, and "all tests pass" is not
+    backed. 0.24.4 tells the failure, with the run's output: read as failed."""
+    (old,) = read_trajectories(RED_TESTS)
+    (shell,) = [c for c in old.tool_calls if c.name == "run_shell_command"]
+    assert shell.is_sidechain and shell.outcome == "unknown" and not shell.output_excerpt
+    assert "reports every one a success (Qwen Code 0.15.10)" in (shell.error or "")
+    assert shell.as_tool_result()["error"] == shell.error
+    (new,) = read_trajectories(RED_TESTS_024)
+    (shell,) = [c for c in new.tool_calls if c.name == "run_shell_command"]
+    assert shell.outcome == "error" and "FAILED (failures=2)" in shell.output_excerpt
+    for path in (RED_TESTS, RED_TESTS_024):
+        done = run_earnest("trajectory", "score", str(path), "--format", "json")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["trajectories"][-1]["outcome"] != "backed", path.name
+
+
+def test_only_releases_known_to_tell_a_failed_shell_call_are_believed() -> None:
+    from earnest.trajectory.readers.qwen_chat import _reports_shell_failures
+
+    said = {v: _reports_shell_failures({"version": v}) for v in
+            ("0.15.10", "0.23.9", "0.24.0", "0.24.4", "1.0.0", "", "x.y", "0")}  # fmt: skip
+    assert said == {"0.15.10": False, "0.23.9": False, "0.24.0": True, "0.24.4": True,
+                    "1.0.0": True, "": False, "x.y": False, "0": False}  # fmt: skip
+
+
 def test_the_run_read_from_its_prompt_is_the_whole_reads_run(tmp_path: Path) -> None:
     """The stop hook parses only the current run (from the last prompt, found backwards):
     the same request, calls and final message as a whole read, behind real earlier runs."""

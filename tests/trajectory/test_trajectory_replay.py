@@ -323,4 +323,4 @@ def test_every_real_transcript_replays_and_every_call_is_recorded_once() -> None
                 assert r.final_claim is None, path
             seen += 1
     # trajectories in the curated set (tau-bench: 13 in one file; opencode 1.1.65 storage: 2)
-    assert seen == 88
+    assert seen == 90

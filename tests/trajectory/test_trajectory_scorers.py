@@ -324,4 +324,4 @@ def test_every_real_transcript_scores_inside_the_bounds() -> None:
                 assert 0.0 <= s.score <= 1.0 and 0.0 < s.confidence <= 1.0, path
             seen += 1
     # trajectories in the curated set (tau-bench: 13 in one file; opencode 1.1.65 storage: 2)
-    assert seen == 88
+    assert seen == 90

@@ -151,7 +151,7 @@ class ToolCall:
         if self.outcome == "error":
             result["error"] = self.error or _first_line(self.output_excerpt) or "tool error"
         elif self.outcome == "unknown":
-            result["error"] = "no tool result recorded"
+            result["error"] = self.error or "no tool result recorded"
         if self.details:
             result["details"] = dict(self.details)
         return result

@@ -20,7 +20,8 @@ one ``system``/``ui_telemetry`` record per subagent tool call, ``uiEvent: {"even
 prompt_id}``. A subagent's ``prompt_id`` is ``<session>#<agent>-<id>#<round>`` (the main
 agent's is a plain id, or ``<session>########<round>`` in 0.24): those calls are read as the
 subagent's (sidechain) calls, with the telemetry's outcome and no output. Qwen 0.15.10 calls a
-shell command that exited non-zero a success there (0.24 does not).
+shell command that exited non-zero a success there (0.24 does not): a shell call a release
+before 0.24 calls a success is read with an unknown outcome (:data:`SHELL_FAILURES_FROM`).
 
 Qwen does not write a stop hook's block reason into the log: after a block the run goes on
 under the same prompt.
@@ -158,6 +159,12 @@ def _subagent_call(builder: TrajectoryBuilder, record: dict[str, Any]) -> None:
     )
     error = event.get("error")
     failed = event.get("success") is False or event.get("status") in ("error", "cancelled")
+    if not failed and name == SHELL_TOOL and not _reports_shell_failures(record):
+        # No output to read, and an outcome that says nothing: the call happened, its result
+        # is unknown, so it backs no check (a red test run must not back "all tests pass").
+        version = as_str(record.get("version")) or "of unknown version"
+        builder.tool_result(call, is_error=None, error=f"{UNTOLD_SHELL} (Qwen Code {version})")
+        return
     builder.tool_result(
         call,
         is_error=failed,
@@ -166,6 +173,29 @@ def _subagent_call(builder: TrajectoryBuilder, record: dict[str, Any]) -> None:
         if failed
         else None,
     )
+
+
+SHELL_TOOL = "run_shell_command"
+"""Qwen Code's shell tool."""
+SHELL_FAILURES_FROM = (0, 24)
+"""The first Qwen Code release known to report a subagent's failed shell command as failed in
+its telemetry (0.24.4: ``success: false``, ``status: "error"``, the output in ``error``); 0.15.10
+reports every one a success, a red test run's exit status 1 included (both seen in the real-CLI
+tier, ``test_g_a_subagents_failing_test_run_backs_no_pass``)."""
+UNTOLD_SHELL = (
+    "a subagent's shell command, its outcome unknown: this release reports every one a success"
+)
+
+
+def _reports_shell_failures(record: dict[str, Any]) -> bool:
+    """Whether the release that wrote ``record`` tells a subagent's failed shell command from
+    a successful one (:data:`SHELL_FAILURES_FROM` on; an unknown version does not)."""
+    parts = (as_str(record.get("version")) or "").split(".")[:2]
+    try:
+        release = tuple(int(part) for part in parts)
+    except ValueError:
+        return False
+    return len(release) == 2 and release >= SHELL_FAILURES_FROM
 
 
 def _assistant(builder: TrajectoryBuilder, parts: list[Any], stamp: str | None) -> None:
