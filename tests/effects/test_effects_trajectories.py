@@ -41,7 +41,7 @@ def test_every_transcript_goes_through_the_ledger_and_the_gate():
             assert gate.ledger.succeeded <= gate.ledger.attempted
             seen += 1
     # trajectories in the curated set (tau-bench: 13 in one file; opencode 1.1.65 storage: 2)
-    assert seen == 88
+    assert seen == 90
 
 
 def test_unrecorded_results_give_no_credit():
