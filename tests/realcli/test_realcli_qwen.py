@@ -21,6 +21,7 @@ background).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import evidence
@@ -254,6 +255,17 @@ def test_e_fix_made_with_sed_through_the_shell_is_allowed(sandbox: Sandbox, qwen
 SUBAGENT_TASK = "SUBAGENT: fix total() in app.py"
 
 
+def subagent_script(task: str, sub: Turns, main: Turns) -> Callable[[ModelRequest], Turn]:
+    """The fake model's answers: ``sub``'s to the subagent (its first user message is
+    ``task``), ``main``'s to the main agent."""
+
+    def script(request: ModelRequest) -> Turn:
+        users = [m for m in request.body.get("messages", []) if m.get("role") == "user"]
+        return sub(request) if task in json.dumps(users[:2]) else main(request)
+
+    return script
+
+
 @newest_too
 def test_g_fix_done_by_a_subagent_is_allowed(sandbox: Sandbox, qwen: Path) -> None:
     """The main agent hands the fix to a subagent (Qwen's ``agent`` tool); the subagent reads
@@ -286,12 +298,7 @@ def test_g_fix_done_by_a_subagent_is_allowed(sandbox: Sandbox, qwen: Path) -> No
         ]
     )
 
-    def script(request: ModelRequest) -> Turn:
-        users = [m for m in request.body.get("messages", []) if m.get("role") == "user"]
-        first = json.dumps(users[:2])
-        return sub(request) if SUBAGENT_TASK in first else main(request)
-
-    with FakeModel("chat", script) as model:
+    with FakeModel("chat", subagent_script(SUBAGENT_TASK, sub, main)) as model:
         run = run_qwen(sb, qwen, model, "fix the bug in app.py")
     assert run.returncode == 0, run.stderr[-2000:]
     assert sb.app() == FIXED, run.stdout[-3000:]
@@ -343,12 +350,7 @@ def test_g_a_subagents_failing_test_run_backs_no_pass(sandbox: Sandbox, qwen: Pa
     )
     sub = Turns([Turn(calls=(shell("python3 -m unittest"),)), Turn(text="Ran the tests.")])
 
-    def script(request: ModelRequest) -> Turn:
-        users = [m for m in request.body.get("messages", []) if m.get("role") == "user"]
-        first = json.dumps(users[:2])
-        return sub(request) if SUBAGENT_TESTS in first else main(request)
-
-    with FakeModel("chat", script) as model:
+    with FakeModel("chat", subagent_script(SUBAGENT_TESTS, sub, main)) as model:
         run = run_qwen(sb, qwen, model, "run the tests and tell me if they pass")
     assert run.returncode == 0, run.stderr[-2000:]
     assert sub.played == 2, sub.played
