@@ -62,9 +62,14 @@ class LazyPattern:
     def compiled(self, text: str) -> re.Pattern[str] | None:
         """The compiled pattern, or ``None`` when ``text`` holds none of the needles (then it
         has no match)."""
-        if self.needles and not any(needle in text for needle in self.needles):
-            return None
-        return self.compile()
+        compiled = self._compiled
+        if self.needles:
+            for needle in self.needles:  # a loop, not any(): this runs at every use
+                if needle in text:
+                    break
+            else:
+                return None
+        return compiled if compiled is not None else self.compile()
 
     def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
         pattern = self.compiled(text)

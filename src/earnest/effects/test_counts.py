@@ -97,8 +97,11 @@ _PYTEST = _gated(
     " deselected",
     " warning",
 )
-_PYTEST_PART = _gated(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)",
-                     " passed", " failed", " skipped", " error", " xfailed", " xpassed", flags=0)  # fmt: skip
+_PYTEST_PART = _gated(
+    r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)",
+    *(" passed", " failed", " skipped", " error", " xfailed", " xpassed"),
+    flags=0,
+)
 _UNITTEST = _gated(r"^Ran (\d+) tests? in [\d.]+s\s*\n\s*\n?(OK|FAILED)(?: \(([^)]*)\))?", "Ran ")
 _JEST = _gated(r"^Tests:\s+(.*?(\d+) total)\s*$", "Tests:")
 _VITEST = _gated(r"^\s*Tests\s+(.*?)\((\d+)\)\s*$", "Tests")
@@ -356,30 +359,33 @@ _MARKERS: tuple[tuple[LazyPattern, str, str, tuple[str, ...], bool, _Verdict], .
     (_gated(r"^Found (\d+) errors? \((\d+) fixed, (\d+) remaining\)\.?\s*$", "Found "), "ruff",
      "lint", ("ruff",), False,
      lambda m: (m.group(3) == "0", f"{m.group(2)} fixed, {m.group(3)} remaining")),
-    (_gated(r"^(\d+) files? would be reformatted\b", " would be reformatted"), "ruff format / black", "lint",
-     ("ruff", "black"), False, lambda m: (False, f"{m.group(1)} would be reformatted")),
+    (_gated(r"^(\d+) files? would be reformatted\b", " would be reformatted"),
+     "ruff format / black", "lint", ("ruff", "black"), False,
+     lambda m: (False, f"{m.group(1)} would be reformatted")),
     (_gated(r"^(?:All done! \S+ \S+ \S+\s*\n)?(\d+) files? (?:already formatted|would be "
-                r"left unchanged)\.?\s*$", " already formatted", " would be left unchanged"), "ruff format / black", "lint",
-     ("ruff", "black"), False, lambda m: (True, f"{m.group(1)} already formatted")),
-    (_gated(r"^Success: no issues found in (\d+) source files?\s*$", "Success: no issues found in "), "mypy",
-     "typecheck", ("mypy", "dmypy"), False, lambda m: (True, "no issues found")),
+            r"left unchanged)\.?\s*$", " already formatted", " would be left unchanged"),
+     "ruff format / black", "lint", ("ruff", "black"), False,
+     lambda m: (True, f"{m.group(1)} already formatted")),
+    (_gated(r"^Success: no issues found in (\d+) source files?\s*$", "Success: no issues "),
+     "mypy", "typecheck", ("mypy", "dmypy"), False, lambda m: (True, "no issues found")),
     (_gated(r"^Found (\d+) errors? in (\d+) files? \(checked (\d+) source files?\)", "Found "),
      "mypy", "typecheck", ("mypy", "dmypy"), False,
      lambda m: (False, f"{_plural(int(m.group(1)), 'error')} in {m.group(2)} files")),
     (_gated(r"^Found (\d+) errors? in (?:the same file|\d+ files?)[,.:]?(?!.*\(checked)",
-                "Found "), "tsc", "typecheck", ("tsc", "vue-tsc"), False,
+            "Found "), "tsc", "typecheck", ("tsc", "vue-tsc"), False,
      lambda m: (m.group(1) == "0", _plural(int(m.group(1)), "error"))),
     (_gated(r"^Found (\d+) errors?\.(?: Watching for file changes\.)?\s*$", "Found "),
      "ruff or tsc", "lint", ("ruff", "tsc"), False,
      lambda m: (m.group(1) == "0", _plural(int(m.group(1)), "error"))),
-    (_gated(r"^(\d+) errors?, (\d+) warnings?, (\d+) informations?\s*$", " information"), "pyright",
-     "typecheck", ("pyright", "basedpyright"), False,
+    (_gated(r"^(\d+) errors?, (\d+) warnings?, (\d+) informations?\s*$", " information"),
+     "pyright", "typecheck", ("pyright", "basedpyright"), False,
      lambda m: (m.group(1) == "0", _plural(int(m.group(1)), "error"))),
     (_gated(r"^\u2716 (\d+) problems? \((\d+) errors?, (\d+) warnings?\)", "\u2716 "), "eslint",
      "lint", ("eslint",), False,
      lambda m: (m.group(2) == "0", f"{m.group(1)} problems, "
                 f"{_plural(int(m.group(2)), 'error')}")),
-    (_gated(r"^error: could not compile `", "error: could not compile `"), "cargo", "build", ("cargo",), True,
+    (_gated(r"^error: could not compile `", "error: could not compile `"), "cargo", "build",
+     ("cargo",), True,
      lambda m: (False, "could not compile")),
     (_gated(r"^\[INFO\] BUILD (SUCCESS|FAILURE)\s*$", "[INFO] BUILD "), "maven", "build",
      ("mvn",), True, lambda m: (m.group(1) == "SUCCESS", f"BUILD {m.group(1)}")),
@@ -389,7 +395,8 @@ _MARKERS: tuple[tuple[LazyPattern, str, str, tuple[str, ...], bool, _Verdict], .
      lambda m: (m.group(1) == "succeeded", f"Build {m.group(1)}")),
     (_gated(r"^npm (?:ERR!|error) ", "npm "), "npm", "build", ("npm",), True,
      lambda m: (False, "npm error")),
-    (_gated(r"^error Command failed with exit code (\d+)", "error Command failed with exit code "), "yarn", "build",
+    (_gated(r"^error Command failed with exit code (\d+)", "error Command failed with "),
+     "yarn", "build",
      ("yarn",), True, lambda m: (False, f"exit code {m.group(1)}")),
     (_gated(r"^\s*ELIFECYCLE\s+(?:Test|Command) failed", "ELIFECYCLE"), "pnpm", "build",
      ("pnpm",), True, lambda m: (False, "command failed")),
@@ -458,15 +465,15 @@ class CountClaim:
 
 
 _NUM = r"(\d[\d,]*)"
-_FRACTION = _gated(
+_FRACTION = LazyPattern(
     _NUM + r"\s*(?:/|out of|of)\s*" + _NUM + r"\s+(?:tests?\s+|specs?\s+|cases?\s+)?(?:are\s+)?"
     r"(?:all\s+)?(?:pass(?:es|ed|ing)?|green|succeed(?:ed|s)?)\b",
     flags=re.I,
 )
-_ALL_N = _gated(r"\ball\s+" + _NUM + r"\s+(?:tests?|specs?|cases?|examples?)\b", flags=re.I)
-_N_PASSED = _gated(_NUM + r"\s+(?:tests?\s+)?(?:pass(?:ed|ing)|succeeded)\b", flags=re.I)
-_N_FAILED = _gated(_NUM + r"\s+(?:tests?\s+)?fail(?:ed|ing|ures?)?\b", flags=re.I)
-_ALL_PASS = _gated(
+_ALL_N = LazyPattern(r"\ball\s+" + _NUM + r"\s+(?:tests?|specs?|cases?|examples?)\b", flags=re.I)
+_N_PASSED = LazyPattern(_NUM + r"\s+(?:tests?\s+)?(?:pass(?:ed|ing)|succeeded)\b", flags=re.I)
+_N_FAILED = LazyPattern(_NUM + r"\s+(?:tests?\s+)?fail(?:ed|ing|ures?)?\b", flags=re.I)
+_ALL_PASS = LazyPattern(
     r"\ball\s+(?:the\s+)?(?:\w+\s+)?(?:tests?|specs?|checks)\b.*?\b(?:pass|green|succeed)"
     r"|\btests?\s+(?:all\s+)?pass|\btest\s+suite\s+(?:now\s+)?pass|\ball\s+passed\b"
     r"|\bfull\s+suite\s+(?:is\s+)?(?:green|pass)",

@@ -172,11 +172,13 @@ def _run_in(data: mmap.mmap) -> tuple[Any, list[Any]] | None:
     # is theirs, found from the end with a few bytes read; else (the directories last) the
     # first "]" after them is searched for, a scan of the whole file (~7-17 ms on 20 MB).
     end = data.rfind(_MESSAGES_END)
-    if end < begin or data[end - len(_ELEMENT_END) : end] != _ELEMENT_END:
-        if data.rfind(_MESSAGES_END + b',\n  "', begin) < 0:
-            end = data.rfind(_MESSAGES_END)
-        else:
-            end = data.find(_MESSAGES_END, begin)
+    last_holds_objects = data[end - len(_ELEMENT_END) : end] == _ELEMENT_END
+    if (
+        end >= begin
+        and not last_holds_objects
+        and data.rfind(_MESSAGES_END + b',\n  "', begin) >= 0
+    ):
+        end = data.find(_MESSAGES_END, begin)
     if end < begin:
         return None
     try:
